@@ -1,0 +1,1 @@
+"""The user-facing side: the `jingsuan` CLI and the Streamlit app."""

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# System packages the tests need: Debian's chromium for the Playwright e2e tests (no browser
+# download), and the KDE/GNOME tile art + rsvg-convert + Noto CJK for the synthetic renderer.
+set -u
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
+[ -d /usr/share/kmahjongglib ] || [ -d /usr/share/kf5/kmahjongglib ] || need+=(kdegames-mahjongg-data-kf5)
+fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || need+=(fonts-noto-cjk)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}") >/dev/null 2>&1 \
+      || echo "warning: could not install ${need[*]}; tests that need them will fail with a clear message" >&2
+  else
+    echo "warning: please install: sudo apt-get install ${need[*]}" >&2
+  fi
+fi
+exit 0

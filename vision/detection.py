@@ -1,0 +1,34 @@
+"""What the detector returns for one tile in a photo."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CLASS_NAMES: tuple[str, ...] = tuple(f"{r}{s}" for s in "mps" for r in range(1, 10)) + tuple(
+    f"{r}z" for r in range(1, 8)
+) + ("back",)
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """One detected tile: `box` = (x1, y1, x2, y2) in the photo's pixels, `tile` = code or 'back'."""
+
+    box: tuple[float, float, float, float]
+    tile: str
+    conf: float
+
+    @property
+    def cx(self) -> float:
+        return (self.box[0] + self.box[2]) / 2
+
+    @property
+    def cy(self) -> float:
+        return (self.box[1] + self.box[3]) / 2
+
+    @property
+    def width(self) -> float:
+        return self.box[2] - self.box[0]
+
+    @property
+    def height(self) -> float:
+        return self.box[3] - self.box[1]
