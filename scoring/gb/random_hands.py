@@ -36,6 +36,13 @@ def _palette(rng: random.Random) -> list[int]:
     """Tiles this hand draws from: sometimes one suit (+ honors), sometimes everything."""
     r = rng.random()
     suits = [1, 2, 3]
+    themed = rng.random()
+    if themed < 0.04:  # terminals only (清幺九, 混幺九)
+        return [t for t in SUIT_TILES if t & 0xF in (1, 9)] + ([] if rng.random() < 0.5 else HONOR_TILES[:2])
+    if themed < 0.08:  # even numbers only (全双刻)
+        return [t for t in SUIT_TILES if t & 0xF in (2, 4, 6, 8)]
+    if themed < 0.14:  # honors (大四喜, 字一色, 大三元)
+        return HONOR_TILES + rng.sample(HONOR_TILES, 3) + rng.sample(SUIT_TILES, 2)
     if r < 0.25:
         chosen = [rng.choice(suits)]
     elif r < 0.5:
@@ -81,6 +88,7 @@ def _tiles_of(kind: int, t: int) -> list[int]:
 def _regular(rng: random.Random, pool: _Pool) -> tuple[list[Pack], list[int]] | None:
     palette = _palette(rng)
     n_fixed = rng.choices([0, 1, 2, 3, 4], weights=[30, 25, 20, 15, 10])[0]
+    kong_rate = 0.9 if rng.random() < 0.1 else 0.3
     prev: list[tuple[int, int]] = []
     packs: list[Pack] = []
     concealed: list[int] = []
@@ -89,7 +97,7 @@ def _regular(rng: random.Random, pool: _Pool) -> tuple[list[Pack], list[int]] | 
         prev.append((kind, t))
         if i < n_fixed:
             melded = True
-            if kind == PUNG and rng.random() < 0.3:
+            if kind == PUNG and rng.random() < kong_rate:
                 kind = KONG
                 melded = rng.random() < 0.5
             if kind == CHOW:
@@ -109,7 +117,7 @@ def _regular(rng: random.Random, pool: _Pool) -> tuple[list[Pack], list[int]] | 
 
 
 def _special(rng: random.Random, pool: _Pool) -> list[int] | None:
-    shape = rng.choice(["seven_pairs", "orphans", "knitted", "knitted_straight"])
+    shape = rng.choice(["seven_pairs", "orphans", "knitted", "knitted_straight", "nine_gates", "terminal_chows"])
     if shape == "seven_pairs":
         palette = _palette(rng)
         kinds = [rng.choice(palette) for _ in range(7)]
@@ -124,6 +132,18 @@ def _special(rng: random.Random, pool: _Pool) -> list[int] | None:
         n_num = rng.randint(7, 9)
         nums = rng.sample(seq, n_num)
         tiles = nums + rng.sample(HONOR_TILES, 14 - n_num)
+    elif shape == "nine_gates":
+        base = rng.choice([1, 2, 3]) << 4
+        tiles = [base + 1] * 3 + [base + r for r in range(2, 9)] + [base + 9] * 3 + [base + rng.randint(1, 9)]
+    elif shape == "terminal_chows":  # 一色 / 三色双龙会
+        s1, s2, s3 = rng.sample([1, 2, 3], 3)
+        if rng.random() < 0.5:
+            chows = [(s1 << 4) + 2, (s1 << 4) + 8, (s2 << 4) + 2, (s2 << 4) + 8]
+            pair = (s3 << 4) + 5
+        else:
+            chows = [(s1 << 4) + 2] * 2 + [(s1 << 4) + 8] * 2
+            pair = (s1 << 4) + 5
+        tiles = [t for c in chows for t in (c - 1, c, c + 1)] + [pair, pair]
     else:
         seq = list(rng.choice(KNITTED_STRAIGHTS))
         palette = _palette(rng)
@@ -205,3 +225,17 @@ def reference_fans(hand: Hand) -> list[tuple[str, int]] | None:
             return None
         raise
     return [(LIB_NAME_TO_ZH[name], fan) for fan, name in res]
+
+
+def random_near_hand(rng: random.Random) -> Hand:
+    """A random hand whose winning tile is replaced by a random kind: mostly not a win."""
+    h = random_hand(rng)
+    counts: dict[int, int] = {}
+    for p in h.packs:
+        for t in _tiles_of(p.kind, p.tile) if p.kind != KONG else [p.tile] * 4:
+            counts[t] = counts.get(t, 0) + 1
+    for t in h.standing:
+        counts[t] = counts.get(t, 0) + 1
+    choices = [t for t in ALL_TILES if counts.get(t, 0) < 4]
+    h.win_tile = rng.choice(choices)
+    return h
