@@ -2,7 +2,10 @@
 
 The algorithm follows the MIT-licensed C++ "mahjong-algorithm" by Jeff Wang (the calculator
 inside PyPI ``pymahjonggb``; see docs/other_systems.md and docs/licenses-othersys.md), rewritten in
-Python so that the app needs no compiled extension:
+Python so that the app needs no compiled extension.  Derived from mahjong-algorithm,
+Copyright (c) 2016-2023 Jeff Wang, MIT licence (full notice in docs/licenses-othersys.md).
+
+Steps:
 
 1. special shapes when fully concealed: 七对/连七对, 全不靠/七星不靠, 十三幺, 组合龙 (also with
    one meld), 九莲宝灯;
