@@ -120,6 +120,8 @@ def _seat(value: Any, what_zh: str, what_en: str, *, allow_self: bool = False) -
 
 
 def _tiles(value: Any, where_zh: str, where_en: str) -> tuple[Tile, ...]:
+    if value is not None and not isinstance(value, str | list | tuple):
+        raise RoundError(f"{where_zh}必须是牌串：{value!r}", f"{where_en} must be a tile string: {value!r}")
     try:
         return tuple(parse_tiles(value))
     except JingsuanError as exc:

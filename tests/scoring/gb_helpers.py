@@ -40,3 +40,34 @@ def fans_of(hand: str, win: str, melds: str = "", zimo: bool = False, **flags: A
     """{fan name: 番} of the winner's best reading (no 8-番 minimum here)."""
     rnd = parse_simple_round(gb_doc(hand, win, melds, zimo, **flags))
     return dict(fan_list(calculate(gb_hand(rnd))))
+
+
+BAD_VALUES: list[Any] = [None, 1, -1, 3.5, True, "", "x", "9z", [], {}, ["1m"], "E", "self", [1, 2], "1m2", 10]
+
+
+def mutated_docs(base: dict[str, Any], n: int, seed: int = 0) -> list[dict[str, Any]]:
+    """``n`` copies of ``base`` with one field replaced by a wrong value or deleted."""
+    import copy
+    import random
+
+    def paths(d: Any, pre: tuple = ()) -> list[tuple]:
+        out = [pre]
+        if isinstance(d, dict):
+            for k, v in d.items():
+                out += paths(v, (*pre, k))
+        return out
+
+    rng = random.Random(seed)
+    docs = []
+    for _ in range(n):
+        doc = copy.deepcopy(base)
+        p = rng.choice(paths(doc)[1:])
+        target = doc
+        for k in p[:-1]:
+            target = target[k]
+        if rng.random() < 0.2:
+            del target[p[-1]]
+        else:
+            target[p[-1]] = rng.choice(BAD_VALUES)
+        docs.append(doc)
+    return docs

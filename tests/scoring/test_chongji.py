@@ -89,3 +89,14 @@ def test_indicator_required() -> None:
     del d["indicator"]
     with pytest.raises(RoundError, match="indicator"):
         settle(d)
+
+
+def test_malformed_rounds_are_refused_with_a_message_never_a_traceback() -> None:
+    from scoring.errors import JingsuanError
+    from tests.scoring.gb_helpers import mutated_docs
+
+    for bad in mutated_docs(doc(*HANDS[1], "W"), 500):
+        try:
+            settle(bad)
+        except JingsuanError as exc:
+            assert exc.zh

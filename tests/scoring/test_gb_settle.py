@@ -98,3 +98,14 @@ def test_chi_only_from_previous_seat() -> None:
     doc["players"]["S"]["melds"][0]["from"] = "W"
     with pytest.raises(RoundError, match="上家"):
         settle(doc)
+
+
+def test_malformed_rounds_are_refused_with_a_message_never_a_traceback() -> None:
+    from scoring.errors import JingsuanError
+    from tests.scoring.gb_helpers import mutated_docs
+
+    for doc in mutated_docs(gb_doc(**HUALONG, flowers=1), 800):
+        try:
+            settle(doc)
+        except JingsuanError as exc:
+            assert exc.zh

@@ -125,3 +125,14 @@ def test_no_chi_in_wuhu() -> None:
 def test_not_a_winning_hand_is_refused() -> None:
     with pytest.raises(RoundError, match="不能和"):
         settle(round_doc(PINGCHENG, "9m", "W"))
+
+
+def test_malformed_rounds_are_refused_with_a_message_never_a_traceback() -> None:
+    from scoring.errors import JingsuanError
+    from tests.scoring.gb_helpers import mutated_docs
+
+    for doc in mutated_docs(round_doc(PINGCHENG, "7m", "W"), 500):
+        try:
+            settle(doc)
+        except JingsuanError as exc:
+            assert exc.zh
