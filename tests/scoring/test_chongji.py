@@ -100,3 +100,29 @@ def test_malformed_rounds_are_refused_with_a_message_never_a_traceback() -> None
             settle(bad)
         except JingsuanError as exc:
             assert exc.zh
+
+
+def test_thirteen_unconnected_adds_one_long() -> None:
+    # 147m 258p 369s 1234z + 5z (14 unconnected, no 龙 with indicator 9z? use 1m -> 龙 2m not held)
+    s = settle(doc("147m258p369s1234z", "5z", "self")).to_dict()
+    assert "十三不搭" in s["win"]["names"] and "无龙会" in s["win"]["names"]
+    assert s["win"]["long"] == 3 and s["win"]["value"] == 18
+
+
+def test_all_winds_needs_no_shape() -> None:
+    s = settle(doc("1111222233344z", "4z", "self", indicator="7z")).to_dict()  # 龙 = 6z, none held
+    assert "全风向" in s["win"]["names"]
+
+
+def test_half_flush_and_tianhu_add_longs() -> None:
+    d = doc("123456789m111z2z", "2z", "self", indicator="9p", special="tianhu")  # 龙 = 1p
+    d["players"] = {"E": d["players"]["S"]}
+    d["win"]["seat"] = "E"
+    s = settle(d).to_dict()
+    assert {"混一色", "天胡", "无龙会"} <= set(s["win"]["names"])
+    assert s["win"]["long"] == 4 and s["total"]["S"] == -20
+
+
+def test_last_tile_self_draw_is_haidilaoyue() -> None:
+    s = settle(doc(*HANDS[1], "self", last_tile=True)).to_dict()
+    assert "海底捞月" in s["win"]["names"] and s["win"]["long"] == 2

@@ -136,3 +136,32 @@ def test_malformed_rounds_are_refused_with_a_message_never_a_traceback() -> None
             settle(doc)
         except JingsuanError as exc:
             assert exc.zh
+
+
+def test_explicit_ya_overrides_the_tile_rank() -> None:
+    s = settle(round_doc(KA8, "8m", "W", ya=5)).to_dict()
+    assert s["win"]["ya"] == 5 and s["total"]["W"] == -(hand_value(TABLES["wuhu2468"], 8, 5, False)[0])
+
+
+def test_yadang_on_a_nine_needs_win_ya() -> None:
+    # 78m waits 6m/9m -> not 押当; 单钓 9m is 押当 on a 9: needs win.ya
+    with pytest.raises(RoundError, match="win.ya"):
+        settle(round_doc("123456m111p999s9m", "9m", "W"))
+
+
+def test_ya_on_a_two_sided_wait_is_refused() -> None:
+    with pytest.raises(RoundError, match="只用于押当"):
+        settle(round_doc(PINGCHENG, "7m", "W", ya=4))
+
+
+def test_tongtian_and_sihe_are_zuizi() -> None:
+    s = settle(round_doc("11112345678m99p", "9m", "W")).to_dict()  # 通天 + 四核 (four 1m, no kong)
+    assert s["win"]["zuizi"] == ["通天", "四核"] and s["win"]["zhi"] == 12
+    assert s["total"]["W"] == -(hand_value(TABLES["wuhu2468"], 12, 0, False)[0] + 10)
+
+
+def test_gang_after_flower_not_doubled_on_zimo() -> None:
+    doc = round_doc("234m56m88m111p", "7m", "self", melds=[{"type": "gang", "tiles": "9999s", "from": "N"}], after_kong=True)
+    s = settle(doc).to_dict()
+    assert s["win"]["zuizi"] == ["杠后开花"]
+    assert s["deltas"]["hu"]["W"] == -(14 + 5) and s["deltas"]["gang"]["W"] == -2
