@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # System packages the tests need: Debian's chromium for the Playwright e2e tests (no browser
-# download), and the KDE/GNOME tile art + rsvg-convert + Noto CJK for the synthetic renderer.
+# download), the KDE/GNOME tile art + rsvg-convert + Noto CJK for the synthetic renderer, and g++
+# for building pymahjonggb (a test dependency with no wheel).
 set -u
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
 [ -d /usr/share/kmahjongglib ] || [ -d /usr/share/kf5/kmahjongglib ] || need+=(kdegames-mahjongg-data-kf5)
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || need+=(fonts-noto-cjk)
+command -v g++ >/dev/null 2>&1 || need+=(g++)  # pymahjonggb (国标 differential test) builds from source
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}") >/dev/null 2>&1 \
