@@ -29,10 +29,16 @@ STRINGS: dict[str, tuple[str, str]] = {
         "识别模型还没有安装（models/ 里没有模型文件），请用下面的牌面手动输入。",
         "No detector model installed yet; enter the tiles by hand below.",
     ),
-    "detect_failed": ("照片识别失败：{msg}。请用下面的牌面手动输入。", "Could not read the photo: {msg}. Enter tiles by hand."),
+    "detect_failed": (
+        "照片识别失败：{msg}。请用下面的牌面手动输入。",
+        "Could not read the photo: {msg}. Enter tiles by hand.",
+    ),
     "detected": ("识别出 {n} 张牌，{low} 张把握不大（红框），请核对。", "{n} tiles found, {low} uncertain (red)."),
     "hand": ("胡牌者的手牌（不含胡的那张）", "Winner's concealed tiles (without the winning tile)"),
-    "hand_hint": ("点一张牌选中它，再点下面的牌面就换成那张；不选中时点牌面是添加。", "Tap a tile to select it, then a palette tile replaces it; otherwise the palette adds."),
+    "hand_hint": (
+        "点一张牌选中它，再点下面的牌面就换成那张；不选中时点牌面是添加。",
+        "Tap a tile to select it, then a palette tile replaces it; otherwise the palette adds.",
+    ),
     "palette": ("牌面", "Palette"),
     "remove": ("删除选中的牌", "Remove selected tile"),
     "clear": ("清空手牌", "Clear hand"),

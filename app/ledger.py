@@ -143,7 +143,9 @@ def check_zero_sum(total: dict[str, int]) -> dict[str, int]:
     except (KeyError, TypeError, ValueError) as exc:
         raise LedgerError("这一局的结算缺少座位的分数", "settlement total must list E S W N") from exc
     if sum(clean.values()) != 0:
-        raise LedgerError(f"这一局的分数合计不为零（{sum(clean.values())}），拒绝记账", "round total does not sum to zero")
+        raise LedgerError(
+            f"这一局的分数合计不为零（{sum(clean.values())}），拒绝记账", "round total does not sum to zero"
+        )
     return clean
 
 
@@ -307,9 +309,7 @@ class Ledger:
         return self._table_info(row)
 
     def _table_info(self, row: sqlite3.Row) -> TableInfo:
-        players = dict(
-            self._conn.execute("SELECT seat, name FROM players WHERE table_id = ?", (row["id"],)).fetchall()
-        )
+        players = dict(self._conn.execute("SELECT seat, name FROM players WHERE table_id = ?", (row["id"],)).fetchall())
         return TableInfo(
             id=int(row["id"]),
             name=row["name"],
@@ -357,7 +357,9 @@ class Ledger:
         if dealer not in SEATS:
             raise LedgerError(f"庄家座位无效：{dealer}", f"bad dealer seat {dealer!r}")
         with self._tx() as c:
-            seq = c.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM rounds WHERE table_id = ?", (table_id,)).fetchone()[0]
+            seq = c.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM rounds WHERE table_id = ?", (table_id,)).fetchone()[
+                0
+            ]
             cur = c.execute(
                 "INSERT INTO rounds (table_id, seq, dealer, round_doc, settlement, total, created) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",

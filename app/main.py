@@ -46,20 +46,33 @@ def access_granted() -> bool:
 def sidebar() -> None:
     """Language switch, table picker (and a new table), the data folder."""
     with st.sidebar:
-        st.radio(tr("language"), ["zh", "en"], format_func=lambda x: "中文" if x == "zh" else "English", key="lang", horizontal=True)
+        st.radio(
+            tr("language"),
+            ["zh", "en"],
+            format_func=lambda x: "中文" if x == "zh" else "English",
+            key="lang",
+            horizontal=True,
+        )
         ledger = get_ledger()
         if ledger is not None:
             table = current_table(ledger)
             tables = ledger.tables()
             ids = [tb.id for tb in tables]
-            pick = st.selectbox(tr("table"), ids, index=ids.index(table.id), format_func=lambda i: next(tb.name for tb in tables if tb.id == i))
+            pick = st.selectbox(
+                tr("table"),
+                ids,
+                index=ids.index(table.id),
+                format_func=lambda i: next(tb.name for tb in tables if tb.id == i),
+            )
             if pick != table.id:
                 st.session_state["table_id"] = pick
                 st.rerun()
             with st.expander(tr("new_table")), st.form("new_table", clear_on_submit=True):
                 name = st.text_input(tr("table_name"), key="new_table_name")
                 if st.form_submit_button(tr("create")):
-                    st.session_state["table_id"] = ledger.create_table(name or f"牌桌 {len(tables) + 1}", {}, table.rules, table.options, table.unit)
+                    st.session_state["table_id"] = ledger.create_table(
+                        name or f"牌桌 {len(tables) + 1}", {}, table.rules, table.options, table.unit
+                    )
                     st.rerun()
         st.caption(f"{tr('data_dir')}: {ledger_path().parent}")
 

@@ -36,7 +36,11 @@ def rounds_frame(rounds: list[RoundRecord], table: TableInfo) -> Any:
 
     rows = []
     for r in rounds:
-        row: dict[str, Any] = {tr("round_no"): r.seq, tr("dealer"): seat_label(r.dealer), tr("result"): round_result(r, table)}
+        row: dict[str, Any] = {
+            tr("round_no"): r.seq,
+            tr("dealer"): seat_label(r.dealer),
+            tr("result"): round_result(r, table),
+        }
         for s in SEATS:
             row[table.players[s]] = r.total.get(s, 0)
         for s in SEATS:
@@ -62,9 +66,13 @@ def totals_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> 
     cols = st.columns(4)
     for c, s in zip(cols, SEATS):
         value = totals[s]
-        c.metric(seat_label(s, table), value, help=f"× {table.unit} = {value * table.unit}" if table.unit != 1 else None)
+        c.metric(
+            seat_label(s, table), value, help=f"× {table.unit} = {value * table.unit}" if table.unit != 1 else None
+        )
     if rounds:
-        chart = pd.DataFrame([{table.players[s]: r.running[s] for s in SEATS} for r in rounds], index=[r.seq for r in rounds])
+        chart = pd.DataFrame(
+            [{table.players[s]: r.running[s] for s in SEATS} for r in rounds], index=[r.seq for r in rounds]
+        )
         st.caption(tr("chart"))
         st.line_chart(chart)
 
@@ -73,9 +81,19 @@ def edit_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> No
     import scoring
 
     with st.expander(tr("edit_round")):
-        pick = st.selectbox(tr("pick_round"), [r.id for r in rounds], format_func=lambda i: f"#{next(r.seq for r in rounds if r.id == i)}", key="edit_pick")
+        pick = st.selectbox(
+            tr("pick_round"),
+            [r.id for r in rounds],
+            format_func=lambda i: f"#{next(r.seq for r in rounds if r.id == i)}",
+            key="edit_pick",
+        )
         rec = next(r for r in rounds if r.id == pick)
-        text = st.text_area(tr("round_json"), json.dumps(rec.round_doc, ensure_ascii=False, indent=1), height=260, key=f"edit_json_{pick}")
+        text = st.text_area(
+            tr("round_json"),
+            json.dumps(rec.round_doc, ensure_ascii=False, indent=1),
+            height=260,
+            key=f"edit_json_{pick}",
+        )
         c1, c2 = st.columns(2)
         if c1.button(tr("resettle_save"), key="edit_save"):
             try:
@@ -102,12 +120,18 @@ def transfer_part(ledger: Ledger, table: TableInfo) -> None:
     with st.expander(f"{tr('export')} / {tr('import')}"):
         c1, c2 = st.columns(2)
         c1.download_button("CSV", ledger.export_csv(table.id), f"{table.name}.csv", "text/csv", key="dl_csv")
-        c2.download_button("JSON", ledger.export_json(table.id), f"{table.name}.json", "application/json", key="dl_json")
+        c2.download_button(
+            "JSON", ledger.export_json(table.id), f"{table.name}.json", "application/json", key="dl_json"
+        )
         up = st.file_uploader(tr("import_file"), type=["csv", "json"], key="import_file")
         if up is not None and st.button(tr("import"), key="do_import"):
             text = up.getvalue().decode("utf-8", errors="replace")
             try:
-                tid = ledger.import_json(text) if up.name.lower().endswith(".json") else ledger.import_csv(text, up.name.rsplit(".", 1)[0])
+                tid = (
+                    ledger.import_json(text)
+                    if up.name.lower().endswith(".json")
+                    else ledger.import_csv(text, up.name.rsplit(".", 1)[0])
+                )
             except LedgerError as exc:
                 st.error(exc.zh)
             else:

@@ -181,7 +181,10 @@ def false_win_round(doc: dict[str, Any]) -> dict[str, Any]:
     for m in me.get("melds", []):
         codes += [x.code for x in parse_tiles(m["tiles"])]
     out = {**doc, "win": None, "false_win": [seat]}
-    out["players"] = {**doc["players"], seat: {"jing": count_jing(codes, doc["indicator"]), "melds": me.get("melds", [])}}
+    out["players"] = {
+        **doc["players"],
+        seat: {"jing": count_jing(codes, doc["indicator"]), "melds": me.get("melds", [])},
+    }
     if not out["players"][seat]["melds"]:
         out["players"][seat].pop("melds")
     return out
@@ -282,7 +285,9 @@ def meld_part(table: TableInfo) -> None:
             seat = st.selectbox(tr("meld_seat"), SEATS, format_func=lambda s: seat_label(s, table), key="m_seat")
             kind = st.selectbox(tr("meld_type"), list(MELD_TYPES), format_func=MELD_TYPES.get, key="m_type")
             tiles_text = st.text_input(tr("meld_tiles"), key="m_tiles")
-            src = st.selectbox(tr("meld_from"), ["", *SEATS], format_func=lambda s: seat_label(s, table) if s else "—", key="m_from")
+            src = st.selectbox(
+                tr("meld_from"), ["", *SEATS], format_func=lambda s: seat_label(s, table) if s else "—", key="m_from"
+            )
             from_hand = st.checkbox(tr("meld_from_hand"), key="m_from_hand")
             if st.form_submit_button(tr("meld_add")):
                 add_meld(seat, kind, tiles_text, src, from_hand)
