@@ -317,7 +317,7 @@ def add_meld(seat: str, kind: str, tiles_text: str, src: str, from_hand: bool) -
             hand.remove(c)
         ss["hand"] = hand
         ss["sel"] = None
-    meld: dict[str, Any] = {"seat": seat, "type": kind, "tiles": "".join(codes)}
+    meld: dict[str, Any] = {"seat": seat, "type": kind, "tiles": format_tiles(parse_tiles(codes))}
     if kind != "angang":
         meld["from"] = src or None
     if kind == "chi" and src:
