@@ -105,7 +105,7 @@ def test_a_hand_that_cannot_win_is_refused_in_chinese_and_offers_false_win(data_
 
 @needs_core
 def test_a_settled_hand_is_shown_and_confirmed_into_the_ledger(data_dir: Path) -> None:
-    at = enter_hand(app(), "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s", "5s", "9p")
+    at = enter_hand(app(), "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s", "5s", "4z")
     at.button(key="settle").click().run()
     assert not at.exception, at.exception
     assert at.table, [e.value for e in at.error]
@@ -184,7 +184,7 @@ def test_editing_a_past_round_resettles_it_and_recomputes_later_totals(data_dir:
     doc = {
         "rules": "xingguo",
         "dealer": "E",
-        "indicator": "9p",
+        "indicator": "4z",
         "players": {
             "E": {"jing": {"zheng": 0, "fu": 0}},
             "S": {"jing": {"zheng": 0, "fu": 0}},
