@@ -168,7 +168,7 @@ def render() -> None:
     if not rounds:
         st.info(tr("no_rounds"))
     else:
-        st.dataframe(rounds_frame(rounds, table), hide_index=True, use_container_width=True)
+        st.dataframe(rounds_frame(rounds, table), hide_index=True, width="stretch")
         edit_part(ledger, table, rounds)
     transfer_part(ledger, table)
     data_dir_part()

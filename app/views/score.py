@@ -229,7 +229,7 @@ def photo_part() -> None:
         low = sum(d.conf < LOW_CONFIDENCE for d in reading.detections)
         st.info(tr("detected", n=len(reading.detections), low=low))
         try:
-            st.image(draw_boxes(data, reading.detections), use_container_width=True)
+            st.image(draw_boxes(data, reading.detections), width="stretch")
         except Exception:
             st.warning(tr("detect_failed", msg="image"))
 
