@@ -19,6 +19,7 @@ import io
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -245,6 +246,7 @@ class Ledger:
         except (OSError, sqlite3.Error) as exc:
             raise LedgerError(f"无法打开账本 {self.path}：{exc}", f"cannot open ledger {self.path}: {exc}") from exc
         self._conn.row_factory = sqlite3.Row
+        self._lock = threading.RLock()  # the phones at the table share one connection
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
         self._conn.execute("PRAGMA foreign_keys=ON")
@@ -268,13 +270,14 @@ class Ledger:
     def _tx(self) -> Iterator[sqlite3.Connection]:
         """One IMMEDIATE transaction: all of it is written, or none of it."""
         c = self._conn
-        c.execute("BEGIN IMMEDIATE")
-        try:
-            yield c
-        except BaseException:
-            c.execute("ROLLBACK")
-            raise
-        c.execute("COMMIT")
+        with self._lock:
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                yield c
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            c.execute("COMMIT")
 
     # ---------------------------------------------------------------- tables
 
@@ -419,7 +422,8 @@ class Ledger:
 
     def rounds(self, table_id: int) -> list[RoundRecord]:
         """The table's rounds in order, each with the running totals after it."""
-        rows = self._conn.execute("SELECT * FROM rounds WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
+        with self._lock:
+            rows = self._conn.execute("SELECT * FROM rounds WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
         running = {s: 0 for s in SEATS}
         out: list[RoundRecord] = []
         for r in rows:

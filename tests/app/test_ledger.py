@@ -199,3 +199,23 @@ def test_killed_writer_loses_no_confirmed_round(tmp_path: Path) -> None:
         stored = {r.id: r.settlement for r in rounds}
         assert all(json.dumps(stored[rid]) for rid in confirmed)
         assert rounds[0].settlement == settlement_for(0)
+
+
+def test_phones_confirming_at_once_lose_nothing(ledger: Ledger) -> None:
+    """Four sessions (threads sharing the app's connection) confirm 25 rounds each."""
+    import threading
+
+    tid = ledger.create_table("t", PLAYERS)
+
+    def writer(k: int) -> None:
+        for i in range(25):
+            ledger.add_round(tid, {"dealer": "E"}, settlement_for(k * 25 + i))
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    rounds = ledger.rounds(tid)
+    assert [r.seq for r in rounds] == list(range(1, 101))
+    assert sum(ledger.totals(tid).values()) == 0
