@@ -91,6 +91,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "edit_round": ("修改某一局", "Edit a round"),
     "pick_round": ("选一局", "Pick a round"),
     "round_json": ("这一局的描述（JSON）", "Round description (JSON)"),
+    "edit_in_score": ("回到算分页修改这一局", "Fix this round on the Score page"),
+    "editing": ("正在修改第 {seq} 局：确认后替换原来的记录。", "Editing round {seq}: confirming replaces it."),
     "resettle_save": ("重新结算并保存", "Re-settle and save"),
     "delete_round": ("删除这一局", "Delete this round"),
     "undo_last": ("撤销最后一局", "Undo the last round"),

@@ -94,6 +94,9 @@ def edit_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> No
             height=260,
             key=f"edit_json_{pick}",
         )
+        if st.button(tr("edit_in_score"), key="edit_in_score"):
+            st.session_state["load_round"] = pick
+            st.switch_page("views/score.py")
         c1, c2 = st.columns(2)
         if c1.button(tr("resettle_save"), key="edit_save"):
             try:

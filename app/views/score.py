@@ -96,9 +96,37 @@ def state() -> Any:
 
 def reset_round() -> None:
     """Forget the round being entered (after it was confirmed)."""
-    for key in ("hand", "melds", "result", "refusal", "photo_key", "reading", "dealer", "false_win_seat"):
+    for key in ("hand", "melds", "result", "refusal", "photo_key", "reading", "dealer", "false_win_seat", "editing_round"):
         st.session_state.pop(key, None)
     st.session_state["sel"] = None
+
+
+def load_round(doc: dict[str, Any], round_id: int) -> None:
+    """Put a stored round back on the page so that it can be fixed and confirmed again (replacing it)."""
+    ss = st.session_state
+    reset_round()
+    win = doc.get("win") or {}
+    winner = win.get("seat") if win.get("seat") in SEATS else None
+    players = doc.get("players") or {}
+    ss["hand"] = [x.code for x in parse_tiles((players.get(winner) or {}).get("hand", ""))] if winner else []
+    ss["melds"] = [
+        {"seat": s, **m} for s in SEATS for m in ((players.get(s) or {}).get("melds") or []) if isinstance(m, dict)
+    ]
+    ss["win_seat"] = winner or "none"
+    if winner:
+        ss["win_tile"] = tile(win.get("tile", "1m")).code
+        ss["win_from"] = win.get("from", "self")
+        ss["after_kong"] = bool(win.get("after_kong"))
+        ss["robbed_kong"] = bool(win.get("robbed_kong"))
+        ss["special"] = win.get("special", "none")
+    ss["indicator"] = tile(doc.get("indicator", "1m")).code
+    ss["dealer"] = doc.get("dealer", "E")
+    ss["follow"] = int(doc.get("follow_dealer", 0))
+    for s in SEATS:
+        jing = (players.get(s) or {}).get("jing") or {}
+        ss[f"jz_{s}"] = int(jing.get("zheng", 0))
+        ss[f"jf_{s}"] = int(jing.get("fu", 0))
+    ss["editing_round"] = round_id
 
 
 def tap_hand(i: int) -> None:
@@ -423,12 +451,17 @@ def result_part(ledger: Ledger, table: TableInfo) -> None:
     for w in result.get("warnings", []):
         st.warning(w)
     if st.button(tr("confirm"), type="primary", key="confirm"):
+        editing = ss.get("editing_round")
         try:
-            ledger.add_round(table.id, doc, result)
+            if editing:
+                ledger.edit_round(editing, doc, result)
+                seq = ledger.round(editing).seq
+            else:
+                ledger.add_round(table.id, doc, result)
+                seq = len(ledger.rounds(table.id))
         except LedgerError as exc:
             st.error(exc.zh)
             return
-        seq = len(ledger.rounds(table.id))
         reset_round()
         st.session_state["last_confirmed"] = seq
         st.rerun()
@@ -455,6 +488,11 @@ def render() -> None:
         return
     table = current_table(ledger)
     st.title(tr("page_score"))
+    if ss.get("load_round"):
+        rid = ss.pop("load_round")
+        load_round(ledger.round(rid).round_doc, rid)
+    if ss.get("editing_round"):
+        st.info(tr("editing", seq=ledger.round(ss["editing_round"]).seq))
     if ss.get("last_confirmed"):
         st.success(tr("confirmed", seq=ss.pop("last_confirmed")))
     photo_part()

@@ -239,3 +239,36 @@ def test_english_switch(data_dir: Path) -> None:
     at = app()
     at.sidebar.radio[0].set_value("en").run()
     assert at.title[0].value == "Score"
+
+
+def test_a_past_round_goes_back_to_the_score_page_for_fixing(data_dir: Path) -> None:
+    doc = {
+        "rules": "xingguo",
+        "dealer": "S",
+        "indicator": "4z",
+        "players": {
+            "E": {"jing": {"zheng": 1, "fu": 0}},
+            "S": {"jing": {"zheng": 0, "fu": 2}},
+            "W": {"hand": "123m456m789m123p5s", "melds": []},
+            "N": {"jing": {"zheng": 0, "fu": 0}, "melds": [{"type": "angang", "tiles": "9999s"}]},
+        },
+        "win": {"seat": "W", "tile": "5s", "from": "N"},
+        "follow_dealer": 1,
+    }
+    s = Settlement(rules="xingguo")
+    for other in SEATS:
+        s.pay(other, "W", 1, "hu")
+    with Ledger(data_dir / "ledger.sqlite3") as lg:
+        tid = lg.create_table("t", {})
+        rid = lg.add_round(tid, doc, s.to_dict())
+    at = ledger_page(data_dir)
+    at.button(key="edit_in_score").click().run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == "算分"
+    ss = at.session_state
+    assert ss["editing_round"] == rid
+    assert "".join(ss["hand"]) == "1m2m3m4m5m6m7m8m9m1p2p3p5s"
+    assert (ss["win_seat"], ss["win_from"], ss["win_tile"], ss["indicator"], ss["dealer"]) == ("W", "N", "5s", "4z", "S")
+    assert (ss["jz_E"], ss["jf_S"], ss["follow"]) == (1, 2, 1)
+    assert ss["melds"] == [{"seat": "N", "type": "angang", "tiles": "9999s"}]
+    assert any("正在修改第 1 局" in i.value for i in at.info)
