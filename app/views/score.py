@@ -64,6 +64,12 @@ def proposed_hand(detections: list[Any]) -> list[str]:
     return [d.tile for d in sorted(faces, key=lambda d: d.cx)]
 
 
+def low_confidence_tiles(detections: list[Any]) -> list[str]:
+    """The uncertain tiles, left to right, as '五筒?0.32' so the player checks them first."""
+    low = sorted((d for d in detections if d.conf < LOW_CONFIDENCE), key=lambda d: d.cx)
+    return [f"{tile_label(d.tile) if d.tile in ALL_CODES else '背'}?{d.conf:.2f}" for d in low]
+
+
 def draw_boxes(data: bytes, detections: list[Any]) -> Any:
     """The photo with each box labelled; low-confidence boxes in red."""
     from PIL import Image, ImageDraw
@@ -256,6 +262,8 @@ def photo_part() -> None:
     else:
         low = sum(d.conf < LOW_CONFIDENCE for d in reading.detections)
         st.info(tr("detected", n=len(reading.detections), low=low))
+        if low:
+            st.caption(" ".join(low_confidence_tiles(reading.detections)))
         try:
             st.image(draw_boxes(data, reading.detections), width="stretch")
         except Exception:
