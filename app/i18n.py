@@ -72,6 +72,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "dealer": ("庄家", "Dealer"),
     "settle": ("结算", "Settle"),
     "refused": ("这手牌不能胡：{msg}", "This hand cannot win: {msg}"),
+    "refused_round": ("这一局无法结算：{msg}", "This round cannot be settled: {msg}"),
     "false_win": ("按诈胡处理（{seat} 诈胡）", "Settle as a false win (诈胡) by {seat}"),
     "settlement": ("结算结果", "Settlement"),
     "component": ("项目", "Component"),

@@ -429,8 +429,8 @@ def result_part(ledger: Ledger, table: TableInfo) -> None:
     ss = st.session_state
     result, doc = ss.get("result"), ss.get("result_doc")
     if ss.get("refusal"):
-        st.error(tr("refused", msg=ss["refusal"]))
         fw = ss.get("false_win_seat")
+        st.error(tr("refused" if fw else "refused_round", msg=ss["refusal"]))
         if fw and st.button(tr("false_win", seat=seat_label(fw, table)), key="false_win"):
             fdoc = false_win_round(ss["attempt_doc"])
             settlement, why = settle_round(fdoc)
