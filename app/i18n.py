@@ -15,6 +15,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "language": ("语言 / Language", "语言 / Language"),
     "data_dir": ("数据文件夹", "Data folder"),
     "data_dir_change": ("改用另一个数据文件夹", "Use another data folder"),
+    "data_dir_env": ("现在由环境变量 {env} 指定，它优先于这里的设置。", "Set by ${env}, which wins over this setting."),
     "save": ("保存", "Save"),
     "table": ("牌桌", "Table"),
     "new_table": ("新牌桌", "New table"),

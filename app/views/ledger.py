@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import streamlit as st
 
-from app.ledger import Ledger, LedgerError, RoundRecord, TableInfo, default_data_dir, save_data_dir_setting
+from app.ledger import (
+    ENV_DATA_DIR,
+    Ledger,
+    LedgerError,
+    RoundRecord,
+    TableInfo,
+    default_data_dir,
+    save_data_dir_setting,
+)
 from app.views.common import SEATS, current_table, get_ledger, lang, ledger_path, seat_label, tr
 from scoring.errors import JingsuanError
 from scoring.settlement import COMPONENT_ZH, COMPONENTS
@@ -146,6 +155,8 @@ def transfer_part(ledger: Ledger, table: TableInfo) -> None:
 def data_dir_part() -> None:
     with st.expander(tr("data_dir")):
         st.code(str(ledger_path()))
+        if os.environ.get(ENV_DATA_DIR):
+            st.caption(tr("data_dir_env", env=ENV_DATA_DIR))
         folder = st.text_input(tr("data_dir_change"), str(default_data_dir()), key="data_dir_input")
         if st.button(tr("save"), key="data_dir_save"):
             save_data_dir_setting(folder)

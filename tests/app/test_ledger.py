@@ -219,3 +219,16 @@ def test_phones_confirming_at_once_lose_nothing(ledger: Ledger) -> None:
     rounds = ledger.rounds(tid)
     assert [r.seq for r in rounds] == list(range(1, 101))
     assert sum(ledger.totals(tid).values()) == 0
+
+
+def test_the_chosen_data_folder_is_remembered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.ledger import save_data_dir_setting
+
+    monkeypatch.delenv("JINGSUAN_DATA_DIR", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_data_dir() == tmp_path / "data" / "jingsuan"
+    save_data_dir_setting(tmp_path / "majiang")
+    assert default_data_dir() == tmp_path / "majiang"
+    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path / "env"))
+    assert default_data_dir() == tmp_path / "env"
