@@ -45,9 +45,23 @@ def option_label(name: str, info: Any) -> str:
     return name
 
 
-def option_widget(name: str, default: Any, current: Any, label: str) -> Any:
-    """A widget fitting the option's value type; returns the chosen value."""
+def option_choices(info: Any) -> list[Any]:
+    """The allowed values an OPTION_INFO entry lists (choices/values/options), or []."""
+    for k in ("choices", "values", "options", "allowed"):
+        found = info.get(k) if isinstance(info, dict) else getattr(info, k, None)
+        if isinstance(found, (list, tuple)) and found:
+            return list(found)
+        if isinstance(found, dict) and found:
+            return list(found)
+    return []
+
+
+def option_widget(name: str, default: Any, current: Any, label: str, choices: list[Any] | None = None) -> Any:
+    """A widget fitting the option's value type (a choice list → selectbox); returns the chosen value."""
     key = f"opt_{name}"
+    if choices:
+        options = choices if current in choices else [current, *choices]
+        return st.selectbox(label, options, index=options.index(current), key=key, help=name)
     if isinstance(default, bool):
         return st.checkbox(label, bool(current), key=key, help=name)
     if isinstance(default, int):
@@ -89,7 +103,8 @@ def render() -> None:
     chosen: dict[str, Any] = {}
     for name, default in base.items():
         current = table.options.get(name, default) if preset == table.rules else default
-        chosen[name] = option_widget(name, default, current, option_label(name, info.get(name)))
+        entry = info.get(name)
+        chosen[name] = option_widget(name, default, current, option_label(name, entry), option_choices(entry))
     if not base:
         st.caption("—")
     if st.button(tr("save"), type="primary", key="rules_save"):
