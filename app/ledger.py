@@ -1,0 +1,559 @@
+"""The table's ledger: SQLite file in the user's data folder (tables, seats, rounds, totals).
+
+One file holds several tables (牌桌).  Each table has four named players on the seats E S W N,
+its rules (preset, option overrides, unit value of a 子), and its rounds in order.  A round row
+keeps the round document it was settled from, the settlement document (breakdown per component)
+and its per-seat total.  Running totals are *derived* from the rounds on every read, so editing
+or undoing a past round recomputes every later total automatically, and they always sum to zero
+because every stored round does (checked before it is written).
+
+Durability: WAL journal, ``synchronous=FULL``, one transaction per change.  A killed app or a
+pulled plug loses at most the round that was being entered.  A file that is not a jingsuan
+ledger (corrupt, foreign SQLite, any other file) raises `LedgerError` and is never written to.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from scoring.errors import JingsuanError
+from scoring.settlement import SEATS
+
+APP_ID = "jingsuan-ledger"
+SCHEMA_VERSION = 1
+LEDGER_FILENAME = "ledger.sqlite3"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+ENV_DATA_DIR = "JINGSUAN_DATA_DIR"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    rules TEXT NOT NULL DEFAULT 'xingguo',
+    options TEXT NOT NULL DEFAULT '{}',
+    unit INTEGER NOT NULL DEFAULT 1,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS players (
+    table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+    seat TEXT NOT NULL CHECK (seat IN ('E','S','W','N')),
+    name TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    id INTEGER PRIMARY KEY,
+    table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    dealer TEXT NOT NULL,
+    round_doc TEXT NOT NULL,
+    settlement TEXT NOT NULL,
+    total TEXT NOT NULL,
+    created TEXT NOT NULL,
+    edited TEXT,
+    UNIQUE (table_id, seq)
+);
+"""
+
+
+class LedgerError(JingsuanError):
+    """The ledger file cannot be used (corrupt, foreign, unwritable) or a change is refused."""
+
+
+# ----------------------------------------------------------------------------- data folder
+
+
+def settings_path() -> Path:
+    """Where the app keeps its own settings (the chosen data folder)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "jingsuan" / "settings.json"
+
+
+def read_settings() -> dict[str, Any]:
+    """The saved settings, or {} when there are none or the file is unreadable."""
+    try:
+        data = json.loads(settings_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_data_dir_setting(folder: str | Path | None) -> None:
+    """Remember `folder` as the data folder (None forgets it)."""
+    settings = read_settings()
+    if folder:
+        settings["data_dir"] = str(Path(folder).expanduser())
+    else:
+        settings.pop("data_dir", None)
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(settings, ensure_ascii=False, indent=2), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def default_data_dir() -> Path:
+    """The user data folder: $JINGSUAN_DATA_DIR, else the saved setting, else XDG data home."""
+    env = os.environ.get(ENV_DATA_DIR)
+    if env:
+        return Path(env).expanduser()
+    saved = read_settings().get("data_dir")
+    if isinstance(saved, str) and saved:
+        return Path(saved).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "jingsuan"
+
+
+def default_ledger_path() -> Path:
+    """The ledger file inside the data folder."""
+    return default_data_dir() / LEDGER_FILENAME
+
+
+# ----------------------------------------------------------------------------- rules of the table
+
+
+def next_dealer(dealer: str, winner: str | None) -> str:
+    """Dealer wins or the round is a draw → the dealer stays; otherwise the next seat deals."""
+    if winner is None or winner == dealer:
+        return dealer
+    return SEATS[(SEATS.index(dealer) + 1) % len(SEATS)]
+
+
+def winner_of(settlement: dict[str, Any]) -> str | None:
+    """The winning seat of a settlement document, None for a draw."""
+    win = settlement.get("win") or {}
+    seat = win.get("seat") if isinstance(win, dict) else None
+    return seat if seat in SEATS else None
+
+
+def check_zero_sum(total: dict[str, int]) -> dict[str, int]:
+    """A round's per-seat total, refused unless it has the four seats and sums to zero."""
+    try:
+        clean = {s: int(total[s]) for s in SEATS}
+    except (KeyError, TypeError, ValueError) as exc:
+        raise LedgerError("这一局的结算缺少座位的分数", "settlement total must list E S W N") from exc
+    if sum(clean.values()) != 0:
+        raise LedgerError(
+            f"这一局的分数合计不为零（{sum(clean.values())}），拒绝记账", "round total does not sum to zero"
+        )
+    return clean
+
+
+# ----------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """One table: its players by seat and its rules."""
+
+    id: int
+    name: str
+    players: dict[str, str]
+    rules: str
+    options: dict[str, Any]
+    unit: int
+    created: str
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """One stored round with the running totals after it."""
+
+    id: int
+    seq: int
+    dealer: str
+    round_doc: dict[str, Any]
+    settlement: dict[str, Any]
+    total: dict[str, int]
+    running: dict[str, int] = field(default_factory=dict)
+    created: str = ""
+    edited: str | None = None
+
+    @property
+    def winner(self) -> str | None:
+        return winner_of(self.settlement)
+
+    @property
+    def names(self) -> list[str]:
+        win = self.settlement.get("win") or {}
+        return list(win.get("names") or []) if isinstance(win, dict) else []
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# ----------------------------------------------------------------------------- the file
+
+
+def check_ledger_file(path: Path) -> None:
+    """Refuse, before any write, a file that is not a jingsuan ledger (never overwrite it)."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    if path.is_dir():
+        raise LedgerError(f"账本路径是一个文件夹：{path}", f"ledger path is a folder: {path}")
+    with path.open("rb") as fh:
+        head = fh.read(len(SQLITE_MAGIC))
+    if head != SQLITE_MAGIC:
+        raise LedgerError(
+            f"文件 {path} 不是精算账本（也不是 SQLite 数据库），没有改动它。请换一个数据文件夹。",
+            f"{path} is not a jingsuan ledger (not SQLite); left untouched",
+        )
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+            conn.execute("PRAGMA quick_check").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise LedgerError(
+            f"文件 {path} 是别的 SQLite 数据库或已损坏，没有改动它。请换一个数据文件夹。",
+            f"{path} is a foreign or corrupt SQLite file ({exc}); left untouched",
+        ) from exc
+    if rows.get("app") != APP_ID:
+        raise LedgerError(
+            f"文件 {path} 是别的程序的数据库，没有改动它。请换一个数据文件夹。",
+            f"{path} is a foreign SQLite database; left untouched",
+        )
+    if int(rows.get("schema", "0")) > SCHEMA_VERSION:
+        raise LedgerError(
+            f"账本 {path} 来自更新版本的精算，请升级后再打开。",
+            f"{path} was written by a newer jingsuan (schema {rows.get('schema')})",
+        )
+
+
+class Ledger:
+    """The SQLite ledger; every change is one transaction."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path else default_ledger_path()
+        check_ledger_file(self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise LedgerError(f"无法打开账本 {self.path}：{exc}", f"cannot open ledger {self.path}: {exc}") from exc
+        self._conn.row_factory = sqlite3.Row
+        self._lock = threading.RLock()  # the phones at the table share one connection
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=FULL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        with self._tx() as c:
+            for stmt in _SCHEMA.strip().split(";"):
+                if stmt.strip():
+                    c.execute(stmt)
+            c.execute("INSERT OR IGNORE INTO meta VALUES ('app', ?)", (APP_ID,))
+            c.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One IMMEDIATE transaction: all of it is written, or none of it."""
+        c = self._conn
+        with self._lock:
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                yield c
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            c.execute("COMMIT")
+
+    # ---------------------------------------------------------------- tables
+
+    def create_table(
+        self,
+        name: str,
+        players: dict[str, str],
+        rules: str = "xingguo",
+        options: dict[str, Any] | None = None,
+        unit: int = 1,
+    ) -> int:
+        """A new table with four named players; returns its id."""
+        names = {s: str(players.get(s, "")).strip() or default_player_name(s) for s in SEATS}
+        with self._tx() as c:
+            cur = c.execute(
+                "INSERT INTO tables (name, rules, options, unit, created) VALUES (?, ?, ?, ?, ?)",
+                (name.strip() or "牌桌", rules, json.dumps(options or {}, ensure_ascii=False), int(unit), _now()),
+            )
+            tid = int(cur.lastrowid or 0)
+            c.executemany("INSERT INTO players VALUES (?, ?, ?)", [(tid, s, names[s]) for s in SEATS])
+        return tid
+
+    def tables(self) -> list[TableInfo]:
+        """Every table, oldest first."""
+        rows = self._conn.execute("SELECT * FROM tables ORDER BY id").fetchall()
+        return [self._table_info(r) for r in rows]
+
+    def table(self, table_id: int) -> TableInfo:
+        row = self._conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise LedgerError(f"没有编号为 {table_id} 的牌桌", f"no table {table_id}")
+        return self._table_info(row)
+
+    def _table_info(self, row: sqlite3.Row) -> TableInfo:
+        players = dict(self._conn.execute("SELECT seat, name FROM players WHERE table_id = ?", (row["id"],)).fetchall())
+        return TableInfo(
+            id=int(row["id"]),
+            name=row["name"],
+            players={s: players.get(s, default_player_name(s)) for s in SEATS},
+            rules=row["rules"],
+            options=json.loads(row["options"] or "{}"),
+            unit=int(row["unit"]),
+            created=row["created"],
+        )
+
+    def set_players(self, table_id: int, players: dict[str, str]) -> None:
+        self.table(table_id)
+        with self._tx() as c:
+            for s in SEATS:
+                if s in players and str(players[s]).strip():
+                    c.execute(
+                        "UPDATE players SET name = ? WHERE table_id = ? AND seat = ?",
+                        (str(players[s]).strip(), table_id, s),
+                    )
+
+    def set_rules(self, table_id: int, rules: str, options: dict[str, Any], unit: int) -> None:
+        """Save the table's preset, option overrides and the value of one 子."""
+        if int(unit) < 1:
+            raise LedgerError("一个子的分值至少是 1", "unit must be at least 1")
+        self.table(table_id)
+        with self._tx() as c:
+            c.execute(
+                "UPDATE tables SET rules = ?, options = ?, unit = ? WHERE id = ?",
+                (rules, json.dumps(options, ensure_ascii=False), int(unit), table_id),
+            )
+
+    def delete_table(self, table_id: int) -> None:
+        with self._tx() as c:
+            c.execute("DELETE FROM rounds WHERE table_id = ?", (table_id,))
+            c.execute("DELETE FROM players WHERE table_id = ?", (table_id,))
+            c.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+
+    # ---------------------------------------------------------------- rounds
+
+    def add_round(self, table_id: int, round_doc: dict[str, Any], settlement: dict[str, Any]) -> int:
+        """Confirm a settled round into the table (one transaction); returns the round id."""
+        self.table(table_id)
+        total = check_zero_sum(settlement.get("total") or {})
+        dealer = str(round_doc.get("dealer", "E"))
+        if dealer not in SEATS:
+            raise LedgerError(f"庄家座位无效：{dealer}", f"bad dealer seat {dealer!r}")
+        with self._tx() as c:
+            seq = c.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM rounds WHERE table_id = ?", (table_id,)).fetchone()[
+                0
+            ]
+            cur = c.execute(
+                "INSERT INTO rounds (table_id, seq, dealer, round_doc, settlement, total, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    table_id,
+                    seq,
+                    dealer,
+                    json.dumps(round_doc, ensure_ascii=False),
+                    json.dumps(settlement, ensure_ascii=False),
+                    json.dumps(total),
+                    _now(),
+                ),
+            )
+        return int(cur.lastrowid or 0)
+
+    def edit_round(self, round_id: int, round_doc: dict[str, Any], settlement: dict[str, Any]) -> None:
+        """Replace a past round's description and settlement; later running totals follow."""
+        total = check_zero_sum(settlement.get("total") or {})
+        dealer = str(round_doc.get("dealer", "E"))
+        with self._tx() as c:
+            cur = c.execute(
+                "UPDATE rounds SET dealer = ?, round_doc = ?, settlement = ?, total = ?, edited = ? WHERE id = ?",
+                (
+                    dealer,
+                    json.dumps(round_doc, ensure_ascii=False),
+                    json.dumps(settlement, ensure_ascii=False),
+                    json.dumps(total),
+                    _now(),
+                    round_id,
+                ),
+            )
+            if cur.rowcount != 1:
+                raise LedgerError(f"没有编号为 {round_id} 的一局", f"no round {round_id}")
+
+    def delete_round(self, round_id: int) -> None:
+        """Undo a round (any of them); the later rounds move up and their totals are recomputed."""
+        with self._tx() as c:
+            row = c.execute("SELECT table_id, seq FROM rounds WHERE id = ?", (round_id,)).fetchone()
+            if row is None:
+                raise LedgerError(f"没有编号为 {round_id} 的一局", f"no round {round_id}")
+            c.execute("DELETE FROM rounds WHERE id = ?", (round_id,))
+            later = c.execute(
+                "SELECT id FROM rounds WHERE table_id = ? AND seq > ? ORDER BY seq", (row["table_id"], row["seq"])
+            ).fetchall()
+            for r in later:
+                c.execute("UPDATE rounds SET seq = seq - 1 WHERE id = ?", (r["id"],))
+
+    def undo_last(self, table_id: int) -> bool:
+        """Remove the table's latest round; False when there is none."""
+        row = self._conn.execute(
+            "SELECT id FROM rounds WHERE table_id = ? ORDER BY seq DESC LIMIT 1", (table_id,)
+        ).fetchone()
+        if row is None:
+            return False
+        self.delete_round(int(row["id"]))
+        return True
+
+    def rounds(self, table_id: int) -> list[RoundRecord]:
+        """The table's rounds in order, each with the running totals after it."""
+        with self._lock:
+            rows = self._conn.execute("SELECT * FROM rounds WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
+        running = {s: 0 for s in SEATS}
+        out: list[RoundRecord] = []
+        for r in rows:
+            total = json.loads(r["total"])
+            for s in SEATS:
+                running[s] += int(total.get(s, 0))
+            out.append(
+                RoundRecord(
+                    id=int(r["id"]),
+                    seq=int(r["seq"]),
+                    dealer=r["dealer"],
+                    round_doc=json.loads(r["round_doc"]),
+                    settlement=json.loads(r["settlement"]),
+                    total=total,
+                    running=dict(running),
+                    created=r["created"],
+                    edited=r["edited"],
+                )
+            )
+        return out
+
+    def round(self, round_id: int) -> RoundRecord:
+        row = self._conn.execute("SELECT table_id FROM rounds WHERE id = ?", (round_id,)).fetchone()
+        if row is None:
+            raise LedgerError(f"没有编号为 {round_id} 的一局", f"no round {round_id}")
+        return next(r for r in self.rounds(int(row["table_id"])) if r.id == round_id)
+
+    def totals(self, table_id: int) -> dict[str, int]:
+        """Each seat's total over all rounds (sums to zero)."""
+        rs = self.rounds(table_id)
+        return dict(rs[-1].running) if rs else {s: 0 for s in SEATS}
+
+    def current_dealer(self, table_id: int) -> str:
+        """Who deals the next round: the dealer rule applied to the last round (E for a new table)."""
+        rs = self.rounds(table_id)
+        if not rs:
+            return "E"
+        return next_dealer(rs[-1].dealer, rs[-1].winner)
+
+    # ---------------------------------------------------------------- export / import
+
+    def export_json(self, table_id: int) -> str:
+        """The whole table (players, rules, every round with its documents) as JSON."""
+        t = self.table(table_id)
+        doc = {
+            "format": APP_ID,
+            "schema": SCHEMA_VERSION,
+            "table": {"name": t.name, "players": t.players, "rules": t.rules, "options": t.options, "unit": t.unit},
+            "rounds": [{"round": r.round_doc, "settlement": r.settlement} for r in self.rounds(table_id)],
+        }
+        return json.dumps(doc, ensure_ascii=False, indent=2)
+
+    def export_csv(self, table_id: int) -> str:
+        """One line per round: seq, dealer, winner, names, each seat's total and running total, documents."""
+        t = self.table(table_id)
+        buf = io.StringIO()
+        w = csv.writer(buf)
+        w.writerow(
+            ["seq", "dealer", "winner", "names"]
+            + [f"{s}:{t.players[s]}" for s in SEATS]
+            + [f"running_{s}" for s in SEATS]
+            + ["round_json", "settlement_json"]
+        )
+        for r in self.rounds(table_id):
+            w.writerow(
+                [r.seq, r.dealer, r.winner or "", " ".join(r.names)]
+                + [r.total.get(s, 0) for s in SEATS]
+                + [r.running[s] for s in SEATS]
+                + [json.dumps(r.round_doc, ensure_ascii=False), json.dumps(r.settlement, ensure_ascii=False)]
+            )
+        return buf.getvalue()
+
+    def import_json(self, text: str, name: str | None = None) -> int:
+        """A new table from `export_json` output; refused as a whole if any part is wrong."""
+        try:
+            doc = json.loads(text)
+            assert isinstance(doc, dict) and doc.get("format") == APP_ID
+            t = doc["table"]
+            rounds = [(r["round"], r["settlement"]) for r in doc["rounds"]]
+        except (ValueError, KeyError, TypeError, AssertionError) as exc:
+            raise LedgerError("这不是精算导出的 JSON 牌局文件", "not a jingsuan JSON export") from exc
+        return self._import(name or t.get("name", "导入的牌桌"), t, rounds)
+
+    def import_csv(self, text: str, name: str = "导入的牌桌") -> int:
+        """A new table from `export_csv` output (players from the header, rounds from the documents)."""
+        try:
+            rows = list(csv.reader(io.StringIO(text)))
+            header = rows[0]
+            players = {h.split(":", 1)[0]: h.split(":", 1)[1] for h in header[4:8]}
+            assert set(players) == set(SEATS)
+            i_round, i_settle = header.index("round_json"), header.index("settlement_json")
+            rounds = [(json.loads(r[i_round]), json.loads(r[i_settle])) for r in rows[1:] if r]
+        except (ValueError, IndexError, AssertionError) as exc:
+            raise LedgerError("这不是精算导出的 CSV 牌局文件", "not a jingsuan CSV export") from exc
+        rules = (rounds[0][0].get("rules") if rounds else None) or "xingguo"
+        return self._import(name, {"players": players, "rules": rules}, rounds)
+
+    def _import(self, name: str, t: dict[str, Any], rounds: list[tuple[dict[str, Any], dict[str, Any]]]) -> int:
+        totals = [check_zero_sum(s.get("total") or {}) for _, s in rounds]
+        players = {s: str((t.get("players") or {}).get(s) or default_player_name(s)) for s in SEATS}
+        with self._tx() as c:
+            cur = c.execute(
+                "INSERT INTO tables (name, rules, options, unit, created) VALUES (?, ?, ?, ?, ?)",
+                (
+                    name,
+                    str(t.get("rules", "xingguo")),
+                    json.dumps(t.get("options") or {}, ensure_ascii=False),
+                    int(t.get("unit", 1)),
+                    _now(),
+                ),
+            )
+            tid = int(cur.lastrowid or 0)
+            c.executemany("INSERT INTO players VALUES (?, ?, ?)", [(tid, s, players[s]) for s in SEATS])
+            for seq, ((rd, st), total) in enumerate(zip(rounds, totals), start=1):
+                c.execute(
+                    "INSERT INTO rounds (table_id, seq, dealer, round_doc, settlement, total, created) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        tid,
+                        seq,
+                        str(rd.get("dealer", "E")),
+                        json.dumps(rd, ensure_ascii=False),
+                        json.dumps(st, ensure_ascii=False),
+                        json.dumps(total),
+                        _now(),
+                    ),
+                )
+        return tid
+
+
+def default_player_name(seat: str) -> str:
+    """A placeholder name for an unnamed seat: 东家, 南家, 西家, 北家."""
+    return {"E": "东家", "S": "南家", "W": "西家", "N": "北家"}[seat]

@@ -1,0 +1,105 @@
+"""Streamlit entry: `streamlit run app/main.py` (what `jingsuan app` starts).
+
+Pages (st.navigation): 算分, 牌局, 规则, and 标注 when `app/views/annotate.py` is installed.
+When served beyond localhost, `JINGSUAN_ACCESS_CODE` is set and only a browser that brings the
+code (the `?code=` in the QR link, or typed in) gets in.
+"""
+
+from __future__ import annotations
+
+import hmac
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+from app.views.common import current_table, get_ledger, ledger_path, tr  # noqa: E402
+
+VIEWS = Path(__file__).resolve().parent / "views"
+
+
+def access_granted() -> bool:
+    """True when no access code is required, or this session has given the right one."""
+    code = os.environ.get("JINGSUAN_ACCESS_CODE", "")
+    if not code or st.session_state.get("access_ok"):
+        return True
+    given = st.query_params.get("code", "")
+    if given and hmac.compare_digest(str(given), code):
+        st.session_state["access_ok"] = True
+        return True
+    st.title(tr("app_title"))
+    typed = st.text_input(tr("access_needed"), type="password", key="access_typed")
+    if typed:
+        if hmac.compare_digest(typed, code):
+            st.session_state["access_ok"] = True
+            st.rerun()
+        st.error(tr("access_wrong"))
+    return False
+
+
+def sidebar() -> None:
+    """Language switch, table picker (and a new table), the data folder."""
+    with st.sidebar:
+        st.radio(
+            tr("language"),
+            ["zh", "en"],
+            format_func=lambda x: "中文" if x == "zh" else "English",
+            key="lang",
+            horizontal=True,
+        )
+        ledger = get_ledger()
+        if ledger is not None:
+            table = current_table(ledger)
+            tables = ledger.tables()
+            ids = [tb.id for tb in tables]
+            pick = st.selectbox(
+                tr("table"),
+                ids,
+                index=ids.index(table.id),
+                format_func=lambda i: next(tb.name for tb in tables if tb.id == i),
+            )
+            if pick != table.id:
+                st.session_state["table_id"] = pick
+                st.rerun()
+            with st.expander(tr("new_table")), st.form("new_table", clear_on_submit=True):
+                name = st.text_input(tr("table_name"), key="new_table_name")
+                if st.form_submit_button(tr("create")):
+                    st.session_state["table_id"] = ledger.create_table(
+                        name or f"牌桌 {len(tables) + 1}", {}, table.rules, table.options, table.unit
+                    )
+                    st.rerun()
+        st.caption(f"{tr('data_dir')}: {ledger_path().parent}")
+
+
+def pages() -> list[st.Page]:
+    out = [
+        st.Page(VIEWS / "score.py", title=tr("page_score"), icon="🀄", url_path="score", default=True),
+        st.Page(VIEWS / "ledger.py", title=tr("page_ledger"), icon="📒", url_path="ledger"),
+        st.Page(VIEWS / "rules.py", title=tr("page_rules"), icon="📜", url_path="rules"),
+    ]
+    try:
+        annotate_ok = importlib.util.find_spec("app.views.annotate") is not None
+    except (ImportError, ValueError):
+        annotate_ok = False
+    if annotate_ok and (VIEWS / "annotate.py").exists():
+        out.append(st.Page(VIEWS / "annotate.py", title=tr("page_annotate"), icon="🏷️", url_path="annotate"))
+    return out
+
+
+def main() -> None:
+    st.set_page_config(page_title="精算", page_icon="🀄", layout="centered")
+    st.session_state.setdefault("lang", "zh")
+    st.session_state.setdefault("https", os.environ.get("JINGSUAN_HTTPS") == "1")
+    if not access_granted():
+        return
+    sidebar()
+    st.navigation(pages()).run()
+
+
+main()

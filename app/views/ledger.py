@@ -1,0 +1,192 @@
+"""牌局: players and seats, every round with its breakdown, running totals and chart, edit/undo, export/import."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import streamlit as st
+
+from app.ledger import (
+    ENV_DATA_DIR,
+    Ledger,
+    LedgerError,
+    RoundRecord,
+    TableInfo,
+    default_data_dir,
+    save_data_dir_setting,
+)
+from app.views.common import SEATS, current_table, get_ledger, lang, ledger_path, seat_label, tr
+from scoring.errors import JingsuanError
+from scoring.settlement import COMPONENT_ZH, COMPONENTS
+
+
+def round_result(r: RoundRecord, table: TableInfo) -> str:
+    """胡牌者 and the hand's names, or 流局."""
+    if r.winner is None:
+        fw = r.round_doc.get("false_win") or []
+        return ("诈胡 " + " ".join(seat_label(s, table) for s in fw)) if fw else ("流局" if lang() == "zh" else "draw")
+    return f"{seat_label(r.winner, table)} " + " ".join(r.names)
+
+
+def breakdown(r: RoundRecord) -> str:
+    """胡+9 精-2 … for the row's details, seat by seat."""
+    deltas = r.settlement.get("deltas", {})
+    parts = []
+    for s in SEATS:
+        bits = [f"{COMPONENT_ZH[c]}{deltas.get(c, {}).get(s, 0):+d}" for c in COMPONENTS if deltas.get(c, {}).get(s, 0)]
+        parts.append(f"{s}: " + (" ".join(bits) or "0"))
+    return " | ".join(parts)
+
+
+def rounds_frame(rounds: list[RoundRecord], table: TableInfo) -> Any:
+    import pandas as pd
+
+    rows = []
+    for r in rounds:
+        row: dict[str, Any] = {
+            tr("round_no"): r.seq,
+            tr("dealer"): seat_label(r.dealer),
+            tr("result"): round_result(r, table),
+        }
+        for s in SEATS:
+            row[table.players[s]] = r.total.get(s, 0)
+        for s in SEATS:
+            row[f"Σ {table.players[s]}"] = r.running[s]
+        row["明细" if lang() == "zh" else "breakdown"] = breakdown(r)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def players_part(ledger: Ledger, table: TableInfo) -> None:
+    with st.expander(tr("players")), st.form("players_form"):
+        names = {s: st.text_input(seat_label(s), table.players[s], key=f"pname_{s}") for s in SEATS}
+        if st.form_submit_button(tr("save")):
+            ledger.set_players(table.id, names)
+            st.rerun()
+
+
+def totals_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> None:
+    import pandas as pd
+
+    totals = ledger.totals(table.id)
+    st.subheader(tr("totals"))
+    cols = st.columns(4)
+    for c, s in zip(cols, SEATS):
+        value = totals[s]
+        c.metric(
+            seat_label(s, table), value, help=f"× {table.unit} = {value * table.unit}" if table.unit != 1 else None
+        )
+    if rounds:
+        chart = pd.DataFrame(
+            [{table.players[s]: r.running[s] for s in SEATS} for r in rounds], index=[r.seq for r in rounds]
+        )
+        st.caption(tr("chart"))
+        st.line_chart(chart)
+
+
+def edit_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> None:
+    import scoring
+
+    with st.expander(tr("edit_round")):
+        pick = st.selectbox(
+            tr("pick_round"),
+            [r.id for r in rounds],
+            format_func=lambda i: f"#{next(r.seq for r in rounds if r.id == i)}",
+            key="edit_pick",
+        )
+        rec = next(r for r in rounds if r.id == pick)
+        text = st.text_area(
+            tr("round_json"),
+            json.dumps(rec.round_doc, ensure_ascii=False, indent=1),
+            height=260,
+            key=f"edit_json_{pick}",
+        )
+        if st.button(tr("edit_in_score"), key="edit_in_score"):
+            st.session_state["load_round"] = pick
+            st.switch_page("views/score.py")
+        c1, c2 = st.columns(2)
+        if c1.button(tr("resettle_save"), key="edit_save"):
+            try:
+                doc = json.loads(text)
+                settlement = scoring.settle(doc).to_dict()
+                ledger.edit_round(pick, doc, settlement)
+            except ValueError as exc:
+                msg = exc.zh if isinstance(exc, JingsuanError) else tr("bad_json", msg=str(exc))
+                st.error(tr("refused", msg=msg) if isinstance(exc, JingsuanError) else msg)
+            else:
+                st.session_state["ledger_msg"] = tr("saved")
+                st.rerun()
+        if c2.button(tr("delete_round"), key="edit_delete"):
+            ledger.delete_round(pick)
+            st.session_state["ledger_msg"] = tr("deleted")
+            st.rerun()
+    if st.button(tr("undo_last"), key="undo_last"):
+        ledger.undo_last(table.id)
+        st.session_state["ledger_msg"] = tr("deleted")
+        st.rerun()
+
+
+def transfer_part(ledger: Ledger, table: TableInfo) -> None:
+    with st.expander(f"{tr('export')} / {tr('import')}"):
+        c1, c2 = st.columns(2)
+        c1.download_button("CSV", ledger.export_csv(table.id), f"{table.name}.csv", "text/csv", key="dl_csv")
+        c2.download_button(
+            "JSON", ledger.export_json(table.id), f"{table.name}.json", "application/json", key="dl_json"
+        )
+        up = st.file_uploader(tr("import_file"), type=["csv", "json"], key="import_file")
+        if up is not None and st.button(tr("import"), key="do_import"):
+            text = up.getvalue().decode("utf-8", errors="replace")
+            try:
+                tid = (
+                    ledger.import_json(text)
+                    if up.name.lower().endswith(".json")
+                    else ledger.import_csv(text, up.name.rsplit(".", 1)[0])
+                )
+            except LedgerError as exc:
+                st.error(exc.zh)
+            else:
+                st.session_state["table_id"] = tid
+                st.session_state["ledger_msg"] = tr("imported")
+                st.rerun()
+
+
+def data_dir_part() -> None:
+    with st.expander(tr("data_dir")):
+        st.code(str(ledger_path()))
+        if os.environ.get(ENV_DATA_DIR):
+            st.caption(tr("data_dir_env", env=ENV_DATA_DIR))
+        folder = st.text_input(tr("data_dir_change"), str(default_data_dir()), key="data_dir_input")
+        if st.button(tr("save"), key="data_dir_save"):
+            save_data_dir_setting(folder)
+            st.session_state["ledger_path"] = None
+            st.session_state.pop("table_id", None)
+            st.rerun()
+
+
+def render() -> None:
+    """The 牌局 page."""
+    ledger = get_ledger()
+    if ledger is None:
+        data_dir_part()
+        return
+    table = current_table(ledger)
+    st.title(f"{tr('page_ledger')} · {table.name}")
+    if st.session_state.get("ledger_msg"):
+        st.success(st.session_state.pop("ledger_msg"))
+    players_part(ledger, table)
+    rounds = ledger.rounds(table.id)
+    totals_part(ledger, table, rounds)
+    st.subheader(tr("rounds"))
+    if not rounds:
+        st.info(tr("no_rounds"))
+    else:
+        st.dataframe(rounds_frame(rounds, table), hide_index=True, width="stretch")
+        edit_part(ledger, table, rounds)
+    transfer_part(ledger, table)
+    data_dir_part()
+
+
+if __name__ == "__main__":
+    render()
