@@ -64,15 +64,21 @@ def _rasterise(tileset: str, elem: str, height: int) -> np.ndarray:
     return cv2.cvtColor(rgba, cv2.COLOR_BGRA2RGBA)
 
 
-def _crop_to_alpha(rgba: np.ndarray) -> np.ndarray:
+def _crop_to_alpha(rgba: np.ndarray) -> np.ndarray | None:
+    """Crop to the visible pixels; None if the element draws nothing."""
     ys, xs = np.nonzero(rgba[:, :, 3] > 8)
+    if ys.size == 0:
+        return None
     return rgba[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
 @lru_cache(maxsize=512)
 def render_tile(code: str, tileset: str = "default") -> np.ndarray:
     """RGBA image of one standing tile (body + face; a face-down tile is a tinted body), tight crop."""
-    body = _crop_to_alpha(_rasterise(tileset, "TILE_1", ART_HEIGHT)).copy()
+    cropped = _crop_to_alpha(_rasterise(tileset, "TILE_1", ART_HEIGHT))
+    if cropped is None:
+        raise TileArtError("牌身素材是空的", f"tile body of {tileset} renders empty")
+    body = cropped.copy()
     if code == "back":
         tint = np.array([40, 120, 70], dtype=np.float32)  # green backs, as on most sets
         rgb = body[:, :, :3].astype(np.float32)
@@ -81,6 +87,8 @@ def render_tile(code: str, tileset: str = "default") -> np.ndarray:
     if code not in CLASS_NAMES:
         raise TileArtError(f"未知的牌：{code}", f"unknown tile code {code!r}")
     face = _crop_to_alpha(_rasterise(tileset, element_id(code), ART_HEIGHT))
+    if face is None:  # e.g. jade's 白 is a blank face: the body alone is the tile
+        return body
     bh, bw = body.shape[:2]
     # the face sits on the front of the body (KDE bodies have the 3-D edge at the bottom/left)
     fw_max, fh_max = int(bw * 0.72), int(bh * 0.72)
