@@ -81,6 +81,16 @@ def tile_accuracy_counts(pred: list[Detection], gt: list[Detection], iou: float 
     return right, len(gt)
 
 
+def box_recall_counts(pred: list[Detection], gt: list[Detection], iou: float = 0.5) -> tuple[int, int]:
+    """(found, total) ground-truth tiles covered by some predicted box (IoU ≥ iou), class ignored."""
+    if not gt:
+        return 0, 0
+    if not pred:
+        return 0, len(gt)
+    ious = iou_matrix(np.array([g.box for g in gt]), np.array([p.box for p in pred]))
+    return int((ious.max(axis=1) >= iou).sum()), len(gt)
+
+
 def hand_exact(pred: Iterable[Detection], gt: Iterable[Detection]) -> bool:
     """The photo's multiset of predicted tiles equals the labelled multiset."""
     return Counter(d.tile for d in pred) == Counter(d.tile for d in gt)
@@ -107,6 +117,7 @@ class EvalResult:
     map50_95: float
     per_class_ap50: dict[str, float]
     tile_accuracy: float
+    box_recall: float
     hand_exact_match: float
     latency_median_s: float
     latency_p90_s: float
@@ -143,7 +154,7 @@ def evaluate(
     files = image_files(folder)[:limit]
     idx = {n: i for i, n in enumerate(CLASS_NAMES)}
     tps, confs, pcls, tcls = [], [], [], []
-    right = total = exact = 0
+    right = total = exact = found = 0
     lat: list[float] = []
     per_image = []
     for path in progress(files) if progress else files:
@@ -166,6 +177,7 @@ def evaluate(
         r, t = tile_accuracy_counts(kept, gt)
         right += r
         total += t
+        found += box_recall_counts(kept, gt)[0]
         ok = hand_exact(kept, gt)
         exact += ok
         per_image.append({"image": path.name, "tiles": t, "right": r, "exact": ok})
@@ -188,6 +200,7 @@ def evaluate(
         map50_95=map50_95,
         per_class_ap50=per_class,
         tile_accuracy=right / total if total else 0.0,
+        box_recall=found / total if total else 0.0,
         hand_exact_match=exact / len(files) if files else 0.0,
         latency_median_s=statistics.median(lat) if lat else 0.0,
         latency_p90_s=lat_sorted[int(0.9 * (len(lat_sorted) - 1))] if lat else 0.0,

@@ -18,12 +18,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _progress(items):  # type: ignore[no-untyped-def]
-    try:
-        from tqdm import tqdm
-
-        return tqdm(items, desc="eval", unit="img", file=sys.stderr)
-    except ImportError:
-        return items
+    """Yield items while drawing a one-line progress bar on stderr."""
+    items = list(items)
+    n = len(items)
+    for i, item in enumerate(items, 1):
+        yield item
+        done = int(30 * i / max(n, 1))
+        print(f"\reval [{'#' * done}{'.' * (30 - done)}] {i}/{n}", end="" if i < n else "\n", file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print(f"images {result.images}  tiles {result.tiles}")
     print(f"mAP50 {result.map50:.3f}  mAP50-95 {result.map50_95:.3f}")
-    print(f"per-tile accuracy {result.tile_accuracy:.3f}  hand exact-match {result.hand_exact_match:.3f} (conf ≥ {result.conf})")
+    print(f"per-tile accuracy {result.tile_accuracy:.3f}  box recall (class ignored) {result.box_recall:.3f}  hand exact-match {result.hand_exact_match:.3f} (conf ≥ {result.conf})")
     print(f"latency median {result.latency_median_s * 1000:.0f} ms  p90 {result.latency_p90_s * 1000:.0f} ms (file → tiles)")
     print("per-class AP50: " + " ".join(f"{k}:{v:.2f}" for k, v in sorted(result.per_class_ap50.items())))
     if args.json:

@@ -57,4 +57,5 @@ def test_evaluate_perfect_detector_scores_one(tmp_path):
 def test_evaluate_one_wrong_tile(tmp_path):
     res = evaluate(_folder(tmp_path), lambda p: [GT[0], Detection(GT[1].box, "6p", 0.9), GT[2]])
     assert res.tile_accuracy == pytest.approx(2 / 3) and res.hand_exact_match == 0.0
+    assert res.box_recall == 1.0  # every tile was found, one was misread
     assert res.per_class_ap50["5p"] == 0.0 and res.map50 < 0.7
