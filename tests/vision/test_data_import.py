@@ -1,0 +1,88 @@
+"""YOLO label helpers and the importer's cleanup (polygons, empty labels, stretched crops, remap)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+import yaml
+
+from vision.data import (
+    YoloBox,
+    class_index_map,
+    import_yolo_dataset,
+    parse_label_line,
+    read_yolo_labels,
+    stretch_factor,
+    write_yolo_labels,
+)
+from vision.detection import CLASS_NAMES
+
+
+def test_polygon_line_becomes_its_bounding_box():
+    box, was_poly = parse_label_line("3 0.1 0.2 0.4 0.2 0.4 0.6 0.1 0.6")
+    assert was_poly
+    assert box == YoloBox(3, pytest.approx(0.25), pytest.approx(0.4), pytest.approx(0.3), pytest.approx(0.4))
+
+
+def test_box_line_and_garbage():
+    assert parse_label_line("1 0.5 0.5 0.2 0.3") == (YoloBox(1, 0.5, 0.5, 0.2, 0.3), False)
+    assert parse_label_line("x y z")[0] is None
+    assert parse_label_line("")[0] is None
+
+
+def test_labels_round_trip(tmp_path):
+    boxes = [YoloBox(0, 0.5, 0.5, 0.1, 0.2), YoloBox(34, 0.25, 0.75, 0.05, 0.1)]
+    write_yolo_labels(tmp_path / "a.txt", boxes)
+    assert read_yolo_labels(tmp_path / "a.txt") == [YoloBox(b.cls, b.cx, b.cy, b.w, b.h) for b in boxes]
+
+
+def test_remap_by_name_drops_flowers():
+    m = class_index_map(["bs1", "sc1", "sd9", "hdr"], {"sc1": "1m", "sd9": "9p", "hdr": "7z"})
+    assert m == {1: CLASS_NAMES.index("1m"), 2: CLASS_NAMES.index("9p"), 3: CLASS_NAMES.index("7z")}
+
+
+def test_stretched_row_is_detected_and_normal_row_is_not():
+    normal = [YoloBox(0, 0.1 * i, 0.5, 0.06, 0.08) for i in range(1, 9)]
+    assert stretch_factor(normal, 640, 640) is None
+    column = [YoloBox(0, 0.5, 0.08 * i, 0.95, 0.08) for i in range(1, 12)]  # tiles 12× too wide
+    f = stretch_factor(column, 640, 640)
+    assert f is not None and f == pytest.approx(0.75 / (0.95 / 0.08))
+
+
+def _make_dataset(root: Path) -> None:
+    root.mkdir(parents=True)
+    (root / "data.yaml").write_text(yaml.safe_dump({"names": ["bf1", "sc1", "sd2"]}))
+    for split in ("train", "valid"):
+        (root / split / "images").mkdir(parents=True)
+        (root / split / "labels").mkdir(parents=True)
+    img = np.full((640, 640, 3), 90, np.uint8)
+    cv2.imwrite(str(root / "train/images/ok.jpg"), img)
+    (root / "train/labels/ok.txt").write_text("1 0.5 0.5 0.06 0.08\n0 0.2 0.2 0.05 0.07\n2 0.1 0.1 0.2 0.1 0.2 0.2 0.1 0.2\n")
+    cv2.imwrite(str(root / "train/images/empty.jpg"), img)
+    (root / "train/labels/empty.txt").write_text("")
+    cv2.imwrite(str(root / "valid/images/stretched.jpg"), img)
+    (root / "valid/labels/stretched.txt").write_text("".join(f"1 0.5 {0.08 * i:.3f} 0.95 0.08\n" for i in range(1, 12)))
+
+
+def test_importer_cleans_and_keeps_valid_as_validation(tmp_path):
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    _make_dataset(src)
+    report = import_yolo_dataset(src, dst, {"sc1": "1m", "sd2": "2p"})
+    assert report.images == {"train": 1, "valid": 1}
+    assert report.dropped_empty["train"] == 1
+    assert report.polygons_converted["train"] == 1
+    assert report.labels_dropped_unmapped["train"] == 1
+    assert report.restored_stretched["valid"] == 1
+    labels = read_yolo_labels(dst / "train/labels/ok.txt")
+    assert [CLASS_NAMES[b.cls] for b in labels] == ["1m", "2p"]
+    assert not (dst / "train/labels/empty.txt").exists()
+    restored = cv2.imread(str(dst / "valid/images/stretched.png"))
+    h, w = restored.shape[:2]
+    boxes = read_yolo_labels(dst / "valid/labels/stretched.txt")
+    aspect = (boxes[0].w * w) / (boxes[0].h * h)
+    assert aspect == pytest.approx(0.75, rel=0.05)
+    doc = yaml.safe_load((dst / "data.yaml").read_text())
+    assert doc["val"] == "valid/images" and doc["names"][34] == "back"

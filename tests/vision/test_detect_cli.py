@@ -1,0 +1,35 @@
+"""`jingsuan detect PHOTO [--out FILE]` as a user runs it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from app.cli import main
+from vision.detector import DEFAULT_MODEL
+
+pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/tiles.onnx not shipped")
+
+
+def test_detect_prints_tiles_and_writes_annotated_photo(tmp_path, capsys):
+    photo = tmp_path / "hand.jpg"
+    cv2.imwrite(str(photo), np.full((480, 640, 3), 120, np.uint8))
+    out = tmp_path / "boxes.png"
+    assert main(["detect", str(photo), "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "张牌" in text
+    img = cv2.imread(str(out))
+    assert img is not None and img.shape == (480, 640, 3)
+
+
+def test_detect_on_a_non_image_says_so(tmp_path, capsys):
+    bad = tmp_path / "x.jpg"
+    bad.write_text("hello")
+    assert main(["detect", str(bad)]) == 2
+    assert "不是可读的图片" in capsys.readouterr().err
+
+
+def test_detect_english_messages(tmp_path, capsys):
+    assert main(["detect", str(tmp_path / "missing.jpg"), "--lang", "en"]) == 2
+    assert "not found" in capsys.readouterr().err

@@ -1,0 +1,38 @@
+"""NMS and decoding of the YOLO head, as the detector uses them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.detector import decode_yolo_output, nms
+
+
+def test_nms_keeps_the_best_of_overlapping_boxes_and_separate_tiles():
+    boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 0, 30, 10]], dtype=float)
+    scores = np.array([0.6, 0.9, 0.5])
+    assert nms(boxes, scores, 0.5) == [1, 2]
+
+
+def test_nms_keeps_neighbouring_tiles_that_touch():
+    boxes = np.array([[0, 0, 10, 14], [10, 0, 20, 14], [20, 0, 30, 14]], dtype=float)
+    assert sorted(nms(boxes, np.array([0.5, 0.6, 0.7]), 0.5)) == [0, 1, 2]
+
+
+def test_nms_of_nothing_is_nothing():
+    assert nms(np.zeros((0, 4)), np.zeros(0)) == []
+
+
+def test_decode_picks_best_class_and_converts_centre_size_to_corners():
+    nc = 35
+    out = np.zeros((1, 4 + nc, 3), dtype=np.float32)
+    out[0, :4, 0] = [50, 40, 20, 30]
+    out[0, 4 + 7, 0] = 0.9  # class 7 = 8m
+    out[0, 4 + 2, 0] = 0.3
+    out[0, :4, 1] = [10, 10, 5, 5]
+    out[0, 4 + 1, 1] = 0.1  # below threshold
+    out[0, :4, 2] = [100, 100, 10, 10]
+    out[0, 4 + 34, 2] = 0.5  # back
+    boxes, scores, cls = decode_yolo_output(out, 0.25)
+    assert cls.tolist() == [7, 34]
+    np.testing.assert_allclose(boxes[0], [40, 25, 60, 55])
+    np.testing.assert_allclose(scores, [0.9, 0.5])

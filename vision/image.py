@@ -1,0 +1,120 @@
+"""Loading photos for the detector and the letterbox geometry (pure NumPy/OpenCV/Pillow).
+
+`load_image` accepts a path, bytes, a PIL image or an array, applies the EXIF orientation and
+returns an RGB uint8 array.  `letterbox` fits an image into a square model input keeping its
+aspect; `boxes_to_image` maps model-space boxes back to the photo's pixels.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scoring.errors import JingsuanError
+
+#: Largest photo accepted (pixels); a 12-MP phone photo is 12e6, this allows 4× that.
+MAX_PIXELS = 50_000_000
+PAD_VALUE = 114
+
+
+class DetectorError(JingsuanError):
+    """The detector cannot read this input (not an image, too big, model missing or corrupt)."""
+
+
+def _from_pil(img: Any) -> np.ndarray:
+    from PIL import ImageOps
+
+    with contextlib.suppress(Exception):  # a broken EXIF block must not lose the photo
+        img = ImageOps.exif_transpose(img)
+    if img.width * img.height > MAX_PIXELS:
+        raise DetectorError(
+            f"照片太大（{img.width}×{img.height}），请缩小到 5000 万像素以内",
+            f"image too large ({img.width}x{img.height}); limit is {MAX_PIXELS} pixels",
+        )
+    return np.asarray(img.convert("RGB"))
+
+
+def _open_pil(data: bytes | str | Path) -> Any:
+    from PIL import Image, UnidentifiedImageError
+
+    Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+    try:
+        src = io.BytesIO(data) if isinstance(data, bytes | bytearray) else str(data)
+        img = Image.open(src)
+        img.load()
+        return img
+    except FileNotFoundError as exc:
+        raise DetectorError(f"找不到照片：{data}", f"photo not found: {data}") from exc
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        raise DetectorError("这个文件不是可读的图片", f"not a readable image: {exc}") from exc
+    except Image.DecompressionBombError as exc:
+        raise DetectorError("照片太大，请缩小后再试", f"image too large: {exc}") from exc
+
+
+def load_image(source: Any) -> np.ndarray:
+    """Photo (path, bytes, PIL image or H×W×3 RGB / H×W gray array) → RGB uint8 array, EXIF applied."""
+    if isinstance(source, np.ndarray):
+        arr = source
+        if arr.ndim == 2:
+            arr = np.repeat(arr[:, :, None], 3, axis=2)
+        if arr.ndim != 3 or arr.shape[2] not in (3, 4) or arr.size == 0:
+            raise DetectorError("图片数组的形状不对", f"image array must be HxWx3, got shape {arr.shape}")
+        if arr.shape[2] == 4:
+            arr = arr[:, :, :3]
+        if arr.dtype != np.uint8:
+            arr = np.clip(arr, 0, 255).astype(np.uint8)
+        return np.ascontiguousarray(arr)
+    if isinstance(source, bytes | bytearray | str | Path):
+        return _from_pil(_open_pil(bytes(source) if isinstance(source, bytearray) else source))
+    if hasattr(source, "convert") and hasattr(source, "size"):  # a PIL image
+        return _from_pil(source)
+    raise DetectorError("不支持的图片类型", f"unsupported image type: {type(source).__name__}")
+
+
+@dataclass(frozen=True, slots=True)
+class Letterbox:
+    """How an image was placed into the model input: `scale` then padding `pad_x`, `pad_y`."""
+
+    scale: float
+    pad_x: float
+    pad_y: float
+    width: int  # original image size
+    height: int
+
+
+def letterbox_geometry(width: int, height: int, size: int) -> Letterbox:
+    """Scale and centred padding that fit a width×height image into size×size keeping aspect."""
+    scale = min(size / width, size / height)
+    new_w, new_h = round(width * scale), round(height * scale)
+    return Letterbox(scale, (size - new_w) / 2, (size - new_h) / 2, width, height)
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
+    """Resize `image` (H×W×3) into a size×size canvas padded with grey; return it and its geometry."""
+    import cv2
+
+    h, w = image.shape[:2]
+    geo = letterbox_geometry(w, h, size)
+    new_w, new_h = round(w * geo.scale), round(h * geo.scale)
+    interp = cv2.INTER_AREA if geo.scale < 1 else cv2.INTER_LINEAR
+    resized = cv2.resize(image, (new_w, new_h), interpolation=interp)
+    canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.uint8)
+    top, left = int(round(geo.pad_y - 0.1)), int(round(geo.pad_x - 0.1))
+    canvas[top : top + new_h, left : left + new_w] = resized
+    return canvas, Letterbox(geo.scale, float(left), float(top), w, h)
+
+
+def boxes_to_image(boxes: np.ndarray, geo: Letterbox) -> np.ndarray:
+    """Map N×4 x1,y1,x2,y2 boxes from model-input pixels back to the original image, clipped."""
+    out = np.asarray(boxes, dtype=np.float64).copy().reshape(-1, 4)
+    out[:, [0, 2]] = (out[:, [0, 2]] - geo.pad_x) / geo.scale
+    out[:, [1, 3]] = (out[:, [1, 3]] - geo.pad_y) / geo.scale
+    out[:, [0, 2]] = out[:, [0, 2]].clip(0, geo.width)
+    out[:, [1, 3]] = out[:, [1, 3]].clip(0, geo.height)
+    return out
+

@@ -1,0 +1,128 @@
+"""Offline YOLO training and ONNX export with ultralytics (the `train` extra).
+
+Nothing here downloads anything: training starts from a model YAML (no pretrained weights),
+``YOLO_OFFLINE=1`` is set, a local font is copied to where ultralytics looks for ``Arial.ttf`` and
+``Arial.Unicode.ttf``, and ultralytics' thread count is raised to the machine's core count (its
+default leaves one core idle, which on 2 cores halves the speed).
+
+Importing this module is cheap; torch/ultralytics are imported inside the functions.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+#: Fonts tried, in order, as the stand-in for ultralytics' Arial.ttf (only used to draw plots).
+FONT_CANDIDATES: tuple[str, ...] = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+)
+ULTRALYTICS_FONTS: tuple[str, ...] = ("Arial.ttf", "Arial.Unicode.ttf")
+
+
+class TrainingSetupError(RuntimeError):
+    """Training cannot run offline (no font, no ultralytics)."""
+
+
+def find_local_font(candidates: tuple[str, ...] = FONT_CANDIDATES) -> Path | None:
+    """First existing font file among `candidates`."""
+    for c in candidates:
+        if Path(c).is_file():
+            return Path(c)
+    return None
+
+
+def place_fonts(config_dir: Path, font: Path | None = None) -> list[Path]:
+    """Copy a local font to `config_dir` under the names ultralytics looks for; return the paths."""
+    font = font or find_local_font()
+    if font is None:
+        raise TrainingSetupError(
+            "No local font for ultralytics' plots; install fonts-dejavu-core or fonts-noto-cjk"
+        )
+    config_dir.mkdir(parents=True, exist_ok=True)
+    placed = []
+    for name in ULTRALYTICS_FONTS:
+        target = config_dir / name
+        if not target.exists():
+            shutil.copyfile(font, target)
+        placed.append(target)
+    return placed
+
+
+def prepare_offline(threads: int | None = None) -> int:
+    """Make ultralytics run offline and use every core; returns the thread count used."""
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ.setdefault("WANDB_MODE", "disabled")
+    threads = threads or os.cpu_count() or 1
+    import torch
+    import ultralytics.utils as uu
+    import ultralytics.utils.torch_utils as tu
+
+    place_fonts(Path(uu.USER_CONFIG_DIR))
+    uu.NUM_THREADS = threads
+    tu.NUM_THREADS = threads
+    torch.set_num_threads(threads)
+    return threads
+
+
+@dataclass
+class TrainConfig:
+    """One training run (ultralytics arguments that matter here)."""
+
+    data: str
+    model: str = "yolov8n.yaml"
+    imgsz: int = 416
+    epochs: int = 12
+    batch: int = 16
+    project: str = "runs/detect"
+    name: str = "tiles"
+    workers: int = 2
+    close_mosaic: int = 3
+    patience: int = 50
+    cache: bool | str = False
+    plots: bool = False
+    seed: int = 0
+    fliplr: float = 0.0  # a mirrored tile is not a tile (7s/9s, characters)
+    degrees: float = 5.0
+    exist_ok: bool = True
+
+
+def train(cfg: TrainConfig) -> Path:
+    """Train from a model YAML (no downloaded weights); returns the run directory."""
+    threads = prepare_offline()
+    from ultralytics import YOLO
+
+    model = YOLO(cfg.model)
+    args = asdict(cfg)
+    args.pop("model")
+    model.train(device="cpu", pretrained=False, amp=False, val=True, verbose=True, **args)
+    del threads
+    return Path(model.trainer.save_dir)
+
+
+def resume(last_pt: str | Path) -> Path:
+    """Continue an interrupted run from its ``weights/last.pt`` (same data and settings)."""
+    prepare_offline()
+    from ultralytics import YOLO
+
+    model = YOLO(str(last_pt))
+    model.train(resume=True)
+    return Path(model.trainer.save_dir)
+
+
+def export_onnx(weights: str | Path, out: str | Path, imgsz: int = 416) -> Path:
+    """Export a checkpoint to a static-shape ONNX file (1×3×imgsz×imgsz, raw YOLO head output)."""
+    prepare_offline()
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights))
+    produced = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False, nms=False))
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if produced.resolve() != out.resolve():
+        shutil.copyfile(produced, out)
+    return out
