@@ -13,8 +13,8 @@ install: $(BIN)/python
 	$(BIN)/pip install -q -e .
 
 install-test: $(BIN)/python
-	$(BIN)/pip install -q -e '.[train,test]'
 	bash scripts/install_test_system_deps.sh
+	$(BIN)/pip install -q -e '.[train,test]'
 
 app: install
 	$(BIN)/jingsuan app
