@@ -1,0 +1,358 @@
+"""Reading and validating a 冲关 round document (round-format.md) into plain dataclasses.
+
+Every refusal is a `RoundError` with a Chinese and an English message that names the problem:
+wrong tile count, fifth copy, unknown tile, a 吃 not from 上家, a seat whose 精 is unknown …
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.errors import RoundError, TileError
+from scoring.melds import KONG_TYPES, MELD_TYPES, MELD_ZH, Meld
+from scoring.settlement import SEAT_ZH, SEATS
+from scoring.shapes.decompose import is_sequence
+from scoring.tiles import Tile, jing_of, parse_tiles, tile
+
+SPECIALS = ("none", "tianhu", "dihu")
+
+
+def previous_seat(seat: str) -> str:
+    """上家: the seat that plays just before ``seat`` (E→S→W→N→E)."""
+    return SEATS[(SEATS.index(seat) - 1) % 4]
+
+
+@dataclass(frozen=True, slots=True)
+class JingCount:
+    """A player's 精 in the §8 scope, and how many of them were taken from each other seat."""
+
+    zheng: int = 0
+    fu: int = 0
+    claimed_from: dict[str, tuple[int, int]] = field(default_factory=dict)  # seat -> (zheng, fu)
+    claims_known: bool = True
+
+    @property
+    def points(self) -> int:
+        return 2 * self.zheng + self.fu
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTiles:
+    """One seat: concealed tiles, declared melds, unclaimed own discards, optional 精 count."""
+
+    seat: str
+    hand: tuple[Tile, ...] = ()
+    melds: tuple[Meld, ...] = ()
+    discards: tuple[Tile, ...] = ()
+    jing: JingCount | None = None
+    xianggong: bool = False
+    has_tiles: bool = False
+
+    @property
+    def kongs(self) -> tuple[Meld, ...]:
+        return tuple(m for m in self.melds if m.is_kong)
+
+    def all_tiles(self) -> list[Tile]:
+        return [*self.hand, *(t for m in self.melds for t in m.tiles), *self.discards]
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """The win: seat, winning tile, discarder (None = 自摸), 杠上花, 抢杠, 天胡/地胡."""
+
+    seat: str
+    tile: Tile
+    from_seat: str | None
+    after_kong: bool = False
+    robbed_kong: bool = False
+    special: str = "none"
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.from_seat is None
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One round of 冲关, validated: everything the settlement needs."""
+
+    rules: str
+    options: dict[str, Any]
+    dealer: str
+    indicator: Tile
+    players: dict[str, PlayerTiles]
+    win: Win | None
+    follow_dealer: int = 0
+    false_win: tuple[str, ...] = ()
+    unit: int = 1
+    dark_indicator: Tile | None = None
+    extra_indicators: tuple[tuple[Tile, bool], ...] = ()
+
+    @property
+    def zheng(self) -> Tile:
+        return jing_of(self.indicator)[0]
+
+    @property
+    def fu(self) -> Tile:
+        return jing_of(self.indicator)[1]
+
+    def is_jing(self, t: Tile) -> bool:
+        return t == self.zheng or t == self.fu
+
+
+def _seat(value: Any, what: str) -> str:
+    s = str(value).strip().upper() if value is not None else ""
+    if s not in SEATS:
+        raise RoundError(f"{what}必须是 E/S/W/N 之一，而不是 {value!r}", f"{what}: {value!r} is not one of E S W N")
+    return s
+
+
+def _tiles(value: Any, what_zh: str, what_en: str) -> list[Tile]:
+    if value is None:
+        return []
+    if not isinstance(value, (str, list, tuple)):
+        raise RoundError(f"{what_zh}必须是牌串，例如 123m456p", f"{what_en} must be a tile string like 123m456p")
+    try:
+        return parse_tiles(value)
+    except TileError as exc:
+        raise RoundError(f"{what_zh}：{exc.zh}", f"{what_en}: {exc.en}") from exc
+
+
+def _tile(value: Any, what_zh: str, what_en: str) -> Tile:
+    if value is None or value == "":
+        raise RoundError(f"缺少{what_zh}", f"missing {what_en}")
+    try:
+        return tile(value if not isinstance(value, str) else value.strip())
+    except TileError as exc:
+        raise RoundError(f"{what_zh}：{exc.zh}", f"{what_en}: {exc.en}") from exc
+
+
+def _flag(value: Any, what: str) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise RoundError(f"{what} 必须是 true 或 false", f"{what} must be true or false")
+    return value
+
+
+def _count(value: Any, what: str) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise RoundError(f"{what} 必须是非负整数", f"{what} must be a non-negative integer")
+    return value
+
+
+def _meld(seat: str, raw: Any, opts: dict[str, Any], jing: tuple[Tile, Tile]) -> Meld:
+    who = f"{SEAT_ZH[seat]}家的副露"
+    if not isinstance(raw, dict):
+        raise RoundError(f"{who}必须是对象，例如 {{type: peng, tiles: 777p, from: W}}", f"{seat}: a meld must be a mapping")
+    kind = str(raw.get("type", "")).strip()
+    if kind not in MELD_TYPES:
+        raise RoundError(f"{who}类型 {kind!r} 无效（可用：chi/peng/gang/angang/bugang）",
+                         f"{seat}: unknown meld type {kind!r} (chi/peng/gang/angang/bugang)")
+    tiles = tuple(_tiles(raw.get("tiles"), who, f"{seat} meld"))
+    name = MELD_ZH[kind]
+    need = 4 if kind in KONG_TYPES else 3
+    if len(tiles) != need:
+        raise RoundError(f"{who}「{name}」应有{need}张牌，给了{len(tiles)}张", f"{seat}: a {kind} has {need} tiles, got {len(tiles)}")
+    if kind == "chi":
+        if not is_sequence([t.index for t in tiles], opts["honor_seq_mixed"]):
+            raise RoundError(f"{who}「吃」{''.join(t.zh for t in tiles)} 不是顺子", f"{seat}: chi {tiles} is not a sequence")
+    elif len(set(tiles)) != 1:
+        raise RoundError(f"{who}「{name}」的牌必须相同", f"{seat}: a {kind} needs identical tiles")
+    from_seat = None
+    if kind != "angang":
+        if raw.get("from") is None:
+            raise RoundError(f"{who}「{name}」缺少 from（从哪家拿的牌）", f"{seat}: {kind} needs `from`")
+        from_seat = _seat(raw.get("from"), f"{who}的 from")
+        if from_seat == seat:
+            raise RoundError(f"{who}「{name}」不能从自己拿牌", f"{seat}: {kind} cannot be claimed from oneself")
+    if kind == "chi" and from_seat != previous_seat(seat):
+        raise RoundError(f"{who}：只能吃上家（{SEAT_ZH[previous_seat(seat)]}家）的牌，不能吃{SEAT_ZH[from_seat or seat]}家的",
+                         f"{seat}: chi only from the previous seat {previous_seat(seat)}, not {from_seat}")
+    claimed = None
+    if kind == "chi":
+        claimed = _tile(raw["claimed"], f"{who}吃的牌", f"{seat} chi claimed tile") if raw.get("claimed") else tiles[0]
+        if claimed not in tiles:
+            raise RoundError(f"{who}：吃的牌 {claimed.zh} 不在这副顺子里", f"{seat}: claimed {claimed} not in the chi")
+    if opts["jing_claim"] == "chow_only" and kind in ("peng", "gang", "bugang") and tiles[0] in jing:
+        raise RoundError(f"{who}：本规则下别人打出的精只能吃，不能碰杠", f"{seat}: a discarded 精 may only be chowed here")
+    return Meld(kind, tiles, from_seat, claimed)
+
+
+def _jing_count(seat: str, raw: Any) -> JingCount:
+    if not isinstance(raw, dict):
+        raise RoundError(f"{SEAT_ZH[seat]}家的 jing 必须是 {{zheng: n, fu: n}}", f"{seat}: jing must be {{zheng, fu}}")
+    zheng = _count(raw.get("zheng"), f"{seat}.jing.zheng")
+    fu = _count(raw.get("fu"), f"{seat}.jing.fu")
+    claims: dict[str, tuple[int, int]] = {}
+    cf = raw.get("claimed_from")
+    if cf is not None:
+        if not isinstance(cf, dict):
+            raise RoundError(f"{SEAT_ZH[seat]}家的 claimed_from 必须是 {{座位: {{zheng, fu}}}}", f"{seat}: bad claimed_from")
+        for other, c in cf.items():
+            o = _seat(other, f"{SEAT_ZH[seat]}家 claimed_from 的座位")
+            if o == seat or not isinstance(c, dict):
+                raise RoundError(f"{SEAT_ZH[seat]}家的 claimed_from 无效", f"{seat}: bad claimed_from entry {other!r}")
+            claims[o] = (_count(c.get("zheng"), "claimed_from.zheng"), _count(c.get("fu"), "claimed_from.fu"))
+        if sum(z for z, _ in claims.values()) > zheng or sum(f for _, f in claims.values()) > fu:
+            raise RoundError(f"{SEAT_ZH[seat]}家 claimed_from 的精比总数还多", f"{seat}: claimed_from exceeds the count")
+    return JingCount(zheng, fu, claims, cf is not None)
+
+
+def parse_round(doc: dict[str, Any], rules: str, opts: dict[str, Any]) -> Round:
+    """Validate a round document under resolved options; refusals raise RoundError."""
+    dealer = _seat(doc.get("dealer", "E"), "庄家（dealer）")
+    indicator = _tile(doc.get("indicator"), "翻精（indicator）", "indicator")
+    jing = jing_of(indicator)
+    raw_players = doc.get("players") or {}
+    if not isinstance(raw_players, dict):
+        raise RoundError("players 必须是 E/S/W/N 到各家牌的对象", "players must map seats to tiles")
+    for k in raw_players:
+        _seat(k, "players 的座位")
+    raw_win = doc.get("win")
+    if raw_win is not None and not isinstance(raw_win, dict):
+        raise RoundError("win 必须是对象或 null（流局）", "win must be a mapping or null (draw)")
+    win: Win | None = None
+    if raw_win:
+        seat = _seat(raw_win.get("seat"), "胡牌的座位（win.seat）")
+        wtile = _tile(raw_win.get("tile"), "胡的那张牌（win.tile）", "win.tile")
+        frm = raw_win.get("from", "self")
+        from_seat = None if frm in (None, "self", "自摸") else _seat(frm, "放炮的座位（win.from）")
+        if from_seat == seat:
+            raise RoundError("放炮的人不能是胡牌的人；自摸请写 from: self", "win.from equals the winner; use from: self")
+        special = str(raw_win.get("special") or "none")
+        if special not in SPECIALS:
+            raise RoundError(f"special 必须是 none/tianhu/dihu，而不是 {special!r}", f"unknown special {special!r}")
+        win = Win(seat, wtile, from_seat, _flag(raw_win.get("after_kong"), "after_kong"),
+                  _flag(raw_win.get("robbed_kong"), "robbed_kong"), special)
+    players: dict[str, PlayerTiles] = {}
+    for seat in SEATS:
+        raw = raw_players.get(seat) or raw_players.get(seat.lower()) or {}
+        if not isinstance(raw, dict):
+            raise RoundError(f"{SEAT_ZH[seat]}家的描述必须是对象", f"players.{seat} must be a mapping")
+        who = f"{SEAT_ZH[seat]}家"
+        has_tiles = any(raw.get(k) not in (None, "", []) for k in ("hand", "melds", "discards"))
+        melds_raw = raw.get("melds") or []
+        if not isinstance(melds_raw, list):
+            raise RoundError(f"{who}的 melds 必须是列表", f"players.{seat}.melds must be a list")
+        players[seat] = PlayerTiles(
+            seat=seat,
+            hand=tuple(_tiles(raw.get("hand"), f"{who}手牌", f"{seat} hand")),
+            melds=tuple(_meld(seat, m, opts, jing) for m in melds_raw),
+            discards=tuple(_tiles(raw.get("discards"), f"{who}打出的牌", f"{seat} discards")),
+            jing=_jing_count(seat, raw["jing"]) if raw.get("jing") is not None else None,
+            xianggong=_flag(raw.get("xianggong"), f"{seat}.xianggong"),
+            has_tiles=has_tiles,
+        )
+    rnd = Round(
+        rules=rules, options=opts, dealer=dealer, indicator=indicator, players=players, win=win,
+        follow_dealer=_count(doc.get("follow_dealer"), "follow_dealer"),
+        false_win=tuple(dict.fromkeys(_seat(s, "诈胡的座位") for s in (doc.get("false_win") or []))),
+        unit=_unit(doc, opts),
+        dark_indicator=_tile(doc["dark_indicator"], "暗精", "dark_indicator") if doc.get("dark_indicator") else None,
+        extra_indicators=_extra_indicators(doc.get("extra_indicators")),
+    )
+    _validate(rnd)
+    return rnd
+
+
+def _unit(doc: dict[str, Any], opts: dict[str, Any]) -> int:
+    unit = doc.get("unit", 1)
+    if unit is None:
+        return 1
+    if isinstance(unit, bool) or not isinstance(unit, int) or unit < 1:
+        raise RoundError("unit（一个子的值）必须是正整数", "unit must be a positive integer")
+    return unit
+
+
+def _extra_indicators(raw: Any) -> tuple[tuple[Tile, bool], ...]:
+    if not raw:
+        return ()
+    if not isinstance(raw, list):
+        raise RoundError("extra_indicators 必须是列表", "extra_indicators must be a list")
+    out = []
+    for item in raw:
+        if not isinstance(item, dict):
+            raise RoundError("extra_indicators 的每一项必须是 {tile, wild}", "bad extra_indicators entry")
+        out.append((_tile(item.get("tile"), "额外精牌", "extra indicator"), _flag(item.get("wild"), "wild")))
+    return tuple(out)
+
+
+def _validate(r: Round) -> None:
+    opts = r.options
+    win = r.win
+    # tile counts
+    for seat, p in r.players.items():
+        if p.xianggong or not (p.has_tiles or (win and win.seat == seat)):
+            continue
+        n = len(p.hand) + 3 * len(p.melds)
+        if win and win.seat == seat:
+            n += 1
+            if n != 14:
+                raise RoundError(f"胡家（{SEAT_ZH[seat]}家）的牌数不对：手牌{len(p.hand)}张 + 胡的牌1张 + 副露{len(p.melds)}副 = {n}张，应为14张",
+                                 f"winner {seat} has {n} tiles (hand {len(p.hand)} + win tile + {len(p.melds)} melds), needs 14")
+        elif n != 13:
+            raise RoundError(f"{SEAT_ZH[seat]}家的牌数不对：手牌{len(p.hand)}张 + 副露{len(p.melds)}副 = {n}张，应为13张（相公请标 xianggong）",
+                             f"{seat} has {n} tiles, needs 13 (mark xianggong for a wrong count)")
+    # fifth copies across the round
+    seen: Counter[Tile] = Counter()
+    for p in r.players.values():
+        seen.update(p.all_tiles())
+    if win:
+        seen[win.tile] += 1
+    if not opts["indicator_drawable"]:
+        seen[r.indicator] += 1
+    for t, n in sorted(seen.items()):
+        if n > 4:
+            extra = "（翻开的精牌也算一张）" if t == r.indicator and not opts["indicator_drawable"] else ""
+            raise RoundError(f"{t.zh}（{t.code}）出现了{n}次，一种牌最多4张{extra}",
+                             f"tile {t.code} appears {n} times; there are only 4" + (" (the indicator counts)" if extra else ""))
+    # every seat's 精 must be known
+    if not opts["assume_unknown_jing_zero"]:
+        for seat, p in r.players.items():
+            if not p.has_tiles and p.jing is None and not (win and win.seat == seat):
+                raise RoundError(f"不知道{SEAT_ZH[seat]}家的精：请给出他的牌或精数（jing: {{zheng, fu}}）",
+                                 f"the 精 of seat {seat} are unknown: give its tiles or a jing count")
+    for s in r.false_win:
+        if win and win.seat == s:
+            raise RoundError(f"{SEAT_ZH[s]}家不能既诈胡又胡牌", f"seat {s} cannot both win and false-win")
+    if win:
+        _validate_win(r, win)
+
+
+def _validate_win(r: Round, win: Win) -> None:
+    opts = r.options
+    p = r.players[win.seat]
+    who = f"{SEAT_ZH[win.seat]}家"
+    if p.xianggong:
+        raise RoundError(f"{who}是相公（牌数不对），不能胡牌", f"{win.seat} is 相公 and cannot win")
+    if not p.has_tiles:
+        raise RoundError(f"缺少胡家（{who}）的手牌", f"the winner {win.seat} has no hand")
+    if win.after_kong:
+        if not p.kongs:
+            raise RoundError(f"杠上花需要{who}有自己的杠", "after_kong needs a kong declared by the winner")
+        if win.from_seat is not None:
+            raise RoundError("杠上花必须是自摸（from: self）", "after_kong is a self-draw")
+    if win.robbed_kong:
+        if win.from_seat is None:
+            raise RoundError("抢杠要写明被抢杠的人（win.from）", "robbed_kong needs `from` = the konger")
+        konger = r.players[win.from_seat]
+        if konger.has_tiles and not any(m.type == "peng" and m.kind == win.tile for m in konger.melds):
+            raise RoundError(f"抢杠：{SEAT_ZH[win.from_seat]}家没有{win.tile.zh}的碰，无杠可抢（被抢的杠写作 peng）",
+                             f"robbed_kong: {win.from_seat} has no peng of {win.tile.code} to add to")
+        if win.after_kong:
+            raise RoundError("抢杠和杠上花不能同时成立", "robbed_kong and after_kong exclude each other")
+    if win.special == "tianhu" and (win.seat != r.dealer or win.from_seat is not None):
+        raise RoundError("天胡只能是庄家自摸（起手14张）", "tianhu needs the dealer and from: self")
+    if win.special == "dihu":
+        if win.seat == r.dealer:
+            raise RoundError("地胡只能是闲家", "dihu needs a non-dealer winner")
+        if win.from_seat is not None and not (opts["dihu_on_dealer_discard"] and win.from_seat == r.dealer):
+            raise RoundError("地胡必须是自摸（或开启 dihu_on_dealer_discard 时胡庄家第一张牌）",
+                             "dihu is a self-draw unless dihu_on_dealer_discard (then on the dealer's discard)")
+    if r.is_jing(win.tile) and win.from_seat is not None and win.robbed_kong and opts["jing_claim"] == "chow_only":
+        raise RoundError("本规则下精不能碰杠，也就没有精的杠可抢", "no kong of a discarded 精 exists under jing_claim chow_only")
