@@ -287,8 +287,8 @@ def _validate(r: Round) -> None:
     win = r.win
     # tile counts
     for seat, p in r.players.items():
-        if p.xianggong or not (p.has_tiles or (win and win.seat == seat)):
-            continue
+        if p.xianggong or not (p.hand or (win and win.seat == seat)):
+            continue  # kongs or discards alone (the app's quick entry) are not a full hand to count
         n = len(p.hand) + 3 * len(p.melds)
         if win and win.seat == seat:
             n += 1
