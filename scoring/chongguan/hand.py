@@ -71,13 +71,14 @@ def _counts(tiles: list[Tile], wild: frozenset[Tile]) -> tuple[list[int], int, l
 
 def _complete(shape: str, counts: list[int], wild: int, declared: int, all_pungs: bool, r: Round) -> bool:
     opts = r.options
+    strict = opts["meld_needs_natural"]
     match shape:
         case "pinghu":
-            return is_pinghu(counts, wild, declared, opts["honor_seq_mixed"])
+            return is_pinghu(counts, wild, declared, opts["honor_seq_mixed"], strict)
         case "daqi":
-            return is_daqi(counts, wild, declared, all_pungs)
+            return is_daqi(counts, wild, declared, all_pungs, strict)
         case "xiaoqi":
-            return is_xiaoqi(counts, wild, declared)
+            return is_xiaoqi(counts, wild, declared, strict)
         case "shisanlan":
             return is_shisanlan(counts, wild, declared)
         case "qixing":
@@ -85,20 +86,21 @@ def _complete(shape: str, counts: list[int], wild: int, declared: int, all_pungs
     raise AssertionError(shape)
 
 
-def _melds_only(shape: str, counts: list[int], wild: int, declared: int, mixed: bool) -> bool:
+def _melds_only(shape: str, counts: list[int], wild: int, declared: int, mixed: bool, strict: bool = False) -> bool:
     """The tiles make complete melds (6 pairs for 小七) with no pair left over."""
     if shape == "xiaoqi":
-        return declared == 0 and pairs_fit(counts, wild, 6)
-    return can_form(counts, wild, 4 - declared, 0, chows=shape == "pinghu", mixed=mixed)
+        return declared == 0 and pairs_fit(counts, wild, 6, strict)
+    return can_form(counts, wild, 4 - declared, 0, chows=shape == "pinghu", mixed=mixed, strict=strict)
 
 
-def _waits_on_anything(shape: str, counts: list[int], wild: int, declared: int, all_pungs: bool, mixed: bool) -> bool:
+def _waits_on_anything(shape: str, counts: list[int], wild: int, declared: int, all_pungs: bool, mixed: bool,
+                       strict: bool = False) -> bool:
     if shape == "pinghu":
-        return pinghu_waits_on_anything(counts, wild, declared, mixed)
+        return pinghu_waits_on_anything(counts, wild, declared, mixed, strict)
     if shape == "daqi":
-        return daqi_waits_on_anything(counts, wild, declared, all_pungs)
+        return daqi_waits_on_anything(counts, wild, declared, all_pungs, strict)
     if shape == "xiaoqi":
-        return xiaoqi_waits_on_anything(counts, wild, declared)
+        return xiaoqi_waits_on_anything(counts, wild, declared, strict)
     return False
 
 
@@ -115,6 +117,7 @@ def hand_facts(r: Round) -> HandFacts:
     declared = len(p.melds)
     all_pungs = all(m.is_pung_like for m in p.melds)
     mixed = r.options["honor_seq_mixed"]
+    strict = r.options["meld_needs_natural"]
     nat, j, face = _counts(list(p.hand), wild)
     nat14, j14, face14 = list(nat), j, list(face)
     face14[win.tile.index] += 1
@@ -131,12 +134,12 @@ def hand_facts(r: Round) -> HandFacts:
             readings.append(Reading(shape, True))
         if (german or j14) and _complete(shape, nat14, j14, declared, all_pungs, r):
             readings.append(Reading(shape, False))
-    structure = any(_waits_on_anything(s, nat, j, declared, all_pungs, mixed) for s in JINGDIAO_SHAPES)
+    structure = any(_waits_on_anything(s, nat, j, declared, all_pungs, mixed, strict) for s in JINGDIAO_SHAPES)
     if win.special == "tianhu":
-        readings += _tianhu_jingdiao(nat14, j14, face14, declared, all_pungs, mixed, wild)
+        readings += _tianhu_jingdiao(nat14, j14, face14, declared, all_pungs, mixed, wild, strict)
     elif win.self_drawn:
         for shape in JINGDIAO_SHAPES:
-            if not _waits_on_anything(shape, nat, j, declared, all_pungs, mixed):
+            if not _waits_on_anything(shape, nat, j, declared, all_pungs, mixed, strict):
                 continue
             readings.append(Reading(shape, False, True))
             # 精吊德国: the drawn tile pairs the single 精 naturally and nothing else is wild
@@ -150,7 +153,7 @@ def hand_facts(r: Round) -> HandFacts:
 
 
 def _tianhu_jingdiao(nat: list[int], j: int, face: list[int], declared: int, all_pungs: bool, mixed: bool,
-                     wild: frozenset[Tile]) -> list[Reading]:
+                     wild: frozenset[Tile], strict: bool = False) -> list[Reading]:
     """天胡 精吊: the 14 tiles have a decomposition whose pair is 精 + any tile."""
     out: list[Reading] = []
     for shape in JINGDIAO_SHAPES:
@@ -158,14 +161,14 @@ def _tianhu_jingdiao(nat: list[int], j: int, face: list[int], declared: int, all
             continue
         found = False
         if j >= 1:
-            if j >= 2 and _melds_only(shape, nat, j - 2, declared, mixed):
+            if j >= 2 and not strict and _melds_only(shape, nat, j - 2, declared, mixed):
                 found = True
             for k in range(len(nat)):
                 if found:
                     break
                 if nat[k]:
                     nat[k] -= 1
-                    found = _melds_only(shape, nat, j - 1, declared, mixed)
+                    found = _melds_only(shape, nat, j - 1, declared, mixed, strict)
                     nat[k] += 1
         if found:
             out.append(Reading(shape, False, True))

@@ -43,13 +43,55 @@ def is_sequence(kinds: list[int], mixed: bool = False) -> bool:
 
 
 def can_form(counts: list[int] | tuple[int, ...], wild: int, melds: int, pairs: int = 1,
-             chows: bool = True, mixed: bool = False) -> bool:
-    """Do the naturals + ``wild`` wildcards make exactly ``melds`` melds and ``pairs`` pair(s)?"""
+             chows: bool = True, mixed: bool = False, strict: bool = False) -> bool:
+    """Do the naturals + ``wild`` wildcards make exactly ``melds`` melds and ``pairs`` pair(s)?
+
+    ``strict`` (option meld_needs_natural): every meld and pair holds at least one natural tile.
+    """
     if wild < 0 or melds < 0:
         return False
     if sum(counts) + wild != 3 * melds + 2 * pairs:
         return False
+    if strict:
+        return _dfs_strict(tuple(counts), wild, melds, pairs, chows, mixed)
     return _dfs(tuple(counts), wild, melds, pairs, chows, mixed)
+
+
+@lru_cache(maxsize=200_000)
+def _dfs_strict(c: tuple[int, ...], wild: int, melds: int, pairs: int, chows: bool, mixed: bool) -> bool:
+    """Like `_dfs`, but no group is made of wilds alone, so every natural/wild split is tried."""
+    i = next((k for k, n in enumerate(c) if n), -1)
+    if i < 0:
+        return wild == 0 and melds == 0 and pairs == 0
+    cl = list(c)
+    groups: list[tuple[int, int, int]] = []  # (naturals of i used, wilds used, kind: 0 pair / 1 meld)
+    if pairs:
+        groups += [(n, 2 - n, 0) for n in (1, 2) if n <= cl[i] and 2 - n <= wild]
+    if melds:
+        groups += [(n, 3 - n, 1) for n in (1, 2, 3) if n <= cl[i] and 3 - n <= wild]
+    for n, w, kind in groups:
+        cl[i] -= n
+        if _dfs_strict(tuple(cl), wild - w, melds - kind, pairs - (1 - kind), chows, mixed):
+            return True
+        cl[i] += n
+    if not (melds and chows):
+        return False
+    cl[i] -= 1
+    for seq in _sequences_with(i, mixed):
+        others = [k for k in seq if k != i]
+        for use in ((True, True), (True, False), (False, True), (False, False)):
+            need = sum(1 for u in use if not u)
+            if need > wild or any(u and cl[k] == 0 for u, k in zip(use, others)):
+                continue
+            for u, k in zip(use, others):
+                cl[k] -= u
+            ok = _dfs_strict(tuple(cl), wild - need, melds - 1, pairs, chows, mixed)
+            for u, k in zip(use, others):
+                cl[k] += u
+            if ok:
+                return True
+    cl[i] += 1
+    return False
 
 
 @lru_cache(maxsize=200_000)
@@ -105,9 +147,14 @@ def _sequences_with(i: int, mixed: bool) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(base + a + d for d in range(3)) for a in range(max(0, r - 2), min(r, 6) + 1))
 
 
-def pairs_fit(counts: list[int] | tuple[int, ...], wild: int, pairs: int = 7) -> bool:
-    """Do the naturals + wilds make exactly ``pairs`` pairs (four identical = two pairs)?"""
+def pairs_fit(counts: list[int] | tuple[int, ...], wild: int, pairs: int = 7, strict: bool = False) -> bool:
+    """Do the naturals + wilds make exactly ``pairs`` pairs (four identical = two pairs)?
+
+    ``strict``: no pair of two wilds — spare wilds must split natural pairs (XX ww → Xw Xw).
+    """
     if sum(counts) + wild != 2 * pairs:
         return False
     singles = sum(n % 2 for n in counts)
-    return singles <= wild
+    if singles > wild:
+        return False
+    return not strict or (wild - singles) // 2 <= sum(n // 2 for n in counts)

@@ -178,3 +178,16 @@ def test_the_explanation_names_shape_german_and_each_players_jing() -> None:
     d = settle(bao_round("xingguo")).to_dict()
     text = "\n".join(d["explanation"])
     assert "平胡、德国" in text and "8分 冲关 8×(8−3)=40" in text and "包精" in text
+
+
+def test_meld_needs_natural_forbids_a_group_of_jing_alone() -> None:
+    """Option meld_needs_natural: 3 declared kongs + 一万 and four 精 cannot make a meld and a pair."""
+    from scoring.shapes import can_form
+
+    five_p = [0] * 34
+    five_p[13] = 1
+    assert can_form(five_p, 4, 1, 1)  # 5p + 4 wilds: (5p w) + (w w w) by default
+    assert not can_form(five_p, 4, 1, 1, strict=True)
+    two = [0] * 34
+    two[13] = two[22] = 1
+    assert can_form(two, 3, 1, 1, strict=True)  # (5p w) + (5s w w)
