@@ -14,12 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.errors import JingsuanError, RoundError
+from scoring.melds import KONG_TYPES as KONG_KINDS  # one list of meld types for every system
+from scoring.melds import MELD_TYPES as MELD_KINDS
+from scoring.melds import MELD_ZH as MELD_ZH
 from scoring.settlement import SEAT_ZH, SEATS
 from scoring.tiles import Tile, parse_tiles
-
-MELD_KINDS: tuple[str, ...] = ("chi", "peng", "gang", "angang", "bugang")
-MELD_ZH = {"chi": "吃", "peng": "碰", "gang": "明杠", "angang": "暗杠", "bugang": "补杠"}
-KONG_KINDS = frozenset({"gang", "angang", "bugang"})
 
 
 @dataclass(frozen=True, slots=True)
