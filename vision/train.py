@@ -89,6 +89,7 @@ class TrainConfig:
     fliplr: float = 0.0  # a mirrored tile is not a tile (7s/9s, characters)
     degrees: float = 5.0
     exist_ok: bool = True
+    time: float | None = None  # hours; when set, ultralytics fits the epochs (and LR schedule) into it
 
 
 def train(cfg: TrainConfig) -> Path:
@@ -99,6 +100,8 @@ def train(cfg: TrainConfig) -> Path:
     model = YOLO(cfg.model)
     args = asdict(cfg)
     args.pop("model")
+    if args["time"] is None:
+        args.pop("time")
     model.train(device="cpu", pretrained=False, amp=False, val=True, verbose=True, **args)
     del threads
     return Path(model.trainer.save_dir)

@@ -16,6 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--imgsz", type=int, default=416)
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--hours", type=float, help="time budget; ultralytics fits the epochs into it")
     parser.add_argument("--name", default="tiles")
     parser.add_argument("--project", default="runs/detect")
     parser.add_argument("--resume", help="continue from this last.pt")
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
             for i in range(args.synthetic):
                 write_yolo_sample(random_scene(rng), Path(args.data_dir) / "train", f"synth_{i:05d}")
         cfg = T.TrainConfig(
-            data=str(data_yaml), model=args.model, imgsz=args.imgsz, epochs=args.epochs, batch=args.batch,
+            data=str(data_yaml), model=args.model, imgsz=args.imgsz, epochs=args.epochs, batch=args.batch, time=args.hours,
             project=str(Path(args.project).resolve()), name=args.name,
         )
         save_dir = T.train(cfg)
