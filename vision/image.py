@@ -54,6 +54,8 @@ def _open_pil(data: bytes | str | Path) -> Any:
         raise DetectorError("这个文件不是可读的图片", f"not a readable image: {exc}") from exc
     except Image.DecompressionBombError as exc:
         raise DetectorError("照片太大，请缩小后再试", f"image too large: {exc}") from exc
+    except Exception as exc:  # a plugin (e.g. ultralytics' HEIF hook) failing on a non-image
+        raise DetectorError("这个文件不是可读的图片", f"not a readable image: {exc}") from exc
 
 
 def load_image(source: Any) -> np.ndarray:
