@@ -1,4 +1,4 @@
-"""`jingsuan` command line: settle | detect | read | train | eval | app.
+"""`jingsuan` command line: settle | detect | read | train | eval | dataset | app.
 
 Each subcommand lives in `app/commands/<name>.py` with `HELP`, `add_arguments(parser)` and
 `run(args) -> int`; heavy imports happen inside `run`, so `jingsuan settle` starts fast.
@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "read": "app.commands.read",
     "train": "app.commands.train",
     "eval": "app.commands.evaluate",
+    "dataset": "app.commands.dataset",
     "app": "app.commands.serve",
 }
 

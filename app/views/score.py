@@ -243,8 +243,10 @@ def photo_part() -> None:
     shot = st.camera_input(tr("camera"), key="camera") if ss.get("https") else None
     got = upload or shot
     if got is None:
+        ss.pop("photo_bytes", None)
         return
     data = got.getvalue()
+    ss["photo_bytes"] = data
     key = f"{got.name}:{len(data)}"
     if ss.get("photo_key") != key:
         ss["photo_key"] = key
@@ -475,6 +477,48 @@ def result_part(ledger: Ledger, table: TableInfo) -> None:
         st.rerun()
 
 
+EXAMPLE_DATASET = "table"
+
+
+def save_example() -> None:
+    """Save the photo, its detections as corrected by the hand, and the round's details into datasets/table."""
+    from app.annotate_logic import save_score_example
+    from vision.dataset_store import open_dataset
+
+    ss = st.session_state
+    data = ss.get("photo_bytes")
+    if not data:
+        return
+    reading = ss.get("reading")
+    detections = list(getattr(reading, "detections", []) or [])
+    winner = ss.get("win_seat")
+    try:
+        store = open_dataset(EXAMPLE_DATASET)
+        stem, what = save_score_example(
+            store,
+            data,
+            detections,
+            list(ss.get("hand", [])),
+            ss.get("win_tile") if winner and winner != "none" else None,
+            ss.get("indicator"),
+            list(ss.get("melds", [])),
+        )
+    except JingsuanError as exc:
+        ss["example_msg"] = ("error", exc.zh if lang() == "zh" else exc.en)
+        return
+    ss["example_msg"] = ("success", tr(f"example_{what}", name=EXAMPLE_DATASET, stem=stem))
+
+
+def example_part() -> None:
+    """One button: keep this photo as a labelled example for training (only when a photo was given)."""
+    ss = st.session_state
+    if ss.get("photo_bytes"):
+        st.button(tr("save_example"), key="save_example", on_click=save_example)
+    msg = ss.pop("example_msg", None)
+    if msg:
+        (st.success if msg[0] == "success" else st.error)(msg[1])
+
+
 def do_settle(table: TableInfo) -> None:
     ss = st.session_state
     try:
@@ -510,6 +554,7 @@ def render() -> None:
     if st.button(tr("settle"), type="primary", key="settle"):
         do_settle(table)
     result_part(ledger, table)
+    example_part()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,78 @@
+"""`jingsuan dataset ACTION NAME ...`: the team's labelled photos (stats, import, export, split).
+
+Datasets live in ``$JINGSUAN_DATASETS`` (default ``<repo>/datasets``) or ``--root``; see docs/annotate.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "标注数据集：统计、导入、导出 (labelled dataset: stats, import, export)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--root", help="folder that holds the datasets (default: $JINGSUAN_DATASETS or <repo>/datasets)")
+    parser.add_argument("--lang", choices=["zh", "en"], default="zh")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    p = sub.add_parser("stats", help="examples, review progress, boxes per class")
+    p.add_argument("name")
+    p = sub.add_parser("import-yolo", help="import a YOLO folder (data.yaml names matched by name)")
+    p.add_argument("name")
+    p.add_argument("src", help="YOLO folder (images/ + labels/, or <split>/images ...)")
+    p.add_argument("--cmd-v4", action="store_true", help="map Chinese Mahjong Detection v4 names (sc1 → 1m ...; flowers dropped)")
+    p = sub.add_parser("import-coco", help="import a COCO detection JSON")
+    p.add_argument("name")
+    p.add_argument("json")
+    p.add_argument("images", help="folder with the images named in the JSON")
+    p = sub.add_parser("import-label-studio", help="import a Label Studio JSON export (rectanglelabels)")
+    p.add_argument("name")
+    p.add_argument("json")
+    p.add_argument("images", help="folder with the task images (matched by file name)")
+    p = sub.add_parser("export-yolo", help="write a YOLO folder (train/valid with --holdout)")
+    p.add_argument("name")
+    p.add_argument("out")
+    p.add_argument("--holdout", type=float, help="fraction held back as valid/ (deterministic per --seed)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--reviewed-only", action="store_true")
+    p = sub.add_parser("export-coco", help="write a COCO detection JSON (image file names are those in images/)")
+    p.add_argument("name")
+    p.add_argument("out")
+    p.add_argument("--reviewed-only", action="store_true")
+    p = sub.add_parser("split", help="write train.txt/val.txt and point data.yaml at them")
+    p.add_argument("name")
+    p.add_argument("--holdout", type=float, default=0.2)
+    p.add_argument("--seed", type=int, default=0)
+
+
+def run(args: argparse.Namespace) -> int:
+    from scoring.errors import JingsuanError
+    from vision import dataset_store as ds
+
+    try:
+        store = ds.open_dataset(args.name, args.root)
+        if args.action == "stats":
+            reviewed, total = store.progress()
+            print(f"{store.root}: {total} examples, {reviewed} reviewed")
+            counts = store.class_counts()
+            print(" ".join(f"{k}:{v}" for k, v in counts.items()))
+            bad = store.corrupt_sidecars()
+            if bad:
+                print(f"corrupt sidecars: {' '.join(bad)}", file=sys.stderr)
+        elif args.action == "import-yolo":
+            print(ds.import_yolo(args.src, store, ds.CMD_V4_IMPORT_MAP if args.cmd_v4 else None).summary())
+        elif args.action == "import-coco":
+            print(ds.import_coco(args.json, args.images, store).summary())
+        elif args.action == "import-label-studio":
+            print(ds.import_label_studio(args.json, args.images, store).summary())
+        elif args.action == "export-yolo":
+            print(ds.export_yolo(store, args.out, args.holdout, args.seed, args.reviewed_only))
+        elif args.action == "export-coco":
+            print(ds.export_coco(store, args.out, args.reviewed_only))
+        elif args.action == "split":
+            train, val = store.write_split(args.holdout, args.seed)
+            print(f"{train}\n{val}")
+    except JingsuanError as exc:
+        print(exc.zh if args.lang == "zh" else exc.en, file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,376 @@
+"""标注: upload photos into a team dataset, fix the boxes (canvas or table), save, mark reviewed.
+
+The conversions live in `app.annotate_logic` (tested without a browser); this file is widgets and
+session state.  Boxes being edited are kept in ``st.session_state["ann_boxes"]`` (photo pixels).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from app import annotate_logic as logic
+from app.views.common import lang, tr
+from scoring.errors import JingsuanError
+from vision.dataset_store import (
+    DatasetStore,
+    DuplicateExampleError,
+    LabeledBox,
+    default_datasets_root,
+    list_datasets,
+    open_dataset,
+)
+from vision.detection import CLASS_NAMES
+
+DEFAULT_DATASET = "table"
+
+
+def err_text(exc: JingsuanError) -> str:
+    """The error in this session's language."""
+    return exc.zh if lang() == "zh" else exc.en
+
+
+def cls_label(code: str) -> str:
+    """A class as shown in selectors."""
+    return logic.class_label(code, lang())
+
+
+# ----------------------------------------------------------------------------- state
+
+
+def current_store() -> DatasetStore | None:
+    """The chosen dataset (created on first use), or None after showing why it cannot be opened."""
+    try:
+        return open_dataset(st.session_state.get("ann_dataset", DEFAULT_DATASET))
+    except JingsuanError as exc:
+        st.error(err_text(exc))
+        return None
+
+
+def load_stem(store: DatasetStore, stem: str) -> None:
+    """Put an example's boxes into the editor (forgetting unsaved edits of another photo)."""
+    ss = st.session_state
+    ex = store.load(stem)
+    ss["ann_loaded"] = stem
+    ss["ann_boxes"] = list(ex.boxes)
+    ss["ann_origin"] = list(range(len(ex.boxes)))
+    ss["ann_saved_boxes"] = list(ex.boxes)
+    ss["ann_size"] = (ex.width, ex.height)
+    ss["ann_reviewed"] = ex.reviewed
+    ss["ann_sel"] = 0
+    ss["ann_sel_cls"] = ex.boxes[0].cls if ex.boxes else CLASS_NAMES[0]
+    bump_canvas()
+
+
+def bump_canvas() -> None:
+    """Redraw the canvas from the boxes (after a table edit or a load)."""
+    st.session_state["ann_version"] = int(st.session_state.get("ann_version", 0)) + 1
+
+
+def set_boxes(boxes: list[LabeledBox], origin: list[int | None]) -> None:
+    """Replace the boxes being edited; `origin` maps each to the saved box it came from."""
+    st.session_state["ann_boxes"] = boxes
+    st.session_state["ann_origin"] = origin
+
+
+def on_pick_box() -> None:
+    """Selecting a box shows its class in the class selector."""
+    ss = st.session_state
+    boxes = ss.get("ann_boxes", [])
+    i = ss.get("ann_sel")
+    if isinstance(i, int) and 0 <= i < len(boxes):
+        ss["ann_sel_cls"] = boxes[i].cls
+
+
+def on_change_class() -> None:
+    """Give the selected box the class chosen in the selector."""
+    ss = st.session_state
+    boxes = list(ss.get("ann_boxes", []))
+    i = ss.get("ann_sel")
+    if isinstance(i, int) and 0 <= i < len(boxes) and ss.get("ann_sel_cls") in CLASS_NAMES:
+        boxes[i] = boxes[i]._replace(cls=ss["ann_sel_cls"])
+        set_boxes(boxes, list(ss.get("ann_origin", [])))
+        bump_canvas()
+
+
+def delete_box() -> None:
+    """Remove the selected box."""
+    ss = st.session_state
+    boxes, origin = list(ss.get("ann_boxes", [])), list(ss.get("ann_origin", []))
+    i = ss.get("ann_sel")
+    if isinstance(i, int) and 0 <= i < len(boxes):
+        boxes.pop(i)
+        origin.pop(i)
+        set_boxes(boxes, origin)
+        ss["ann_sel"] = max(0, min(i, len(boxes) - 1))
+        on_pick_box()
+        bump_canvas()
+
+
+def add_box(x1: float, y1: float, x2: float, y2: float, cls: str) -> None:
+    """Append a box typed in by hand (photo pixels)."""
+    ss = st.session_state
+    box = LabeledBox(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2), cls)
+    if box.x2 - box.x1 < logic.MIN_BOX_SIDE or box.y2 - box.y1 < logic.MIN_BOX_SIDE:
+        return
+    set_boxes([*ss.get("ann_boxes", []), box], [*ss.get("ann_origin", []), None])
+    bump_canvas()
+
+
+def save_current(store: DatasetStore) -> None:
+    """Write the edited boxes (and the review flag) of the loaded photo."""
+    ss = st.session_state
+    stem = ss.get("ann_loaded")
+    if not stem:
+        return
+    try:
+        logic.save_edited(store, stem, ss.get("ann_boxes", []), ss.get("ann_origin"))
+        store.set_reviewed(stem, bool(ss.get("ann_reviewed", False)))
+    except JingsuanError as exc:
+        ss["ann_flash"] = ("error", tr("ann_error", msg=err_text(exc)))
+        return
+    n = len(ss.get("ann_boxes", []))
+    load_stem(store, stem)
+    ss["ann_flash"] = ("success", tr("ann_saved", n=n))
+
+
+def on_reviewed(store: DatasetStore) -> None:
+    """The review checkbox takes effect at once (labels are saved with it)."""
+    save_current(store)
+
+
+# ----------------------------------------------------------------------------- page parts
+
+
+def dataset_part() -> DatasetStore | None:
+    ss = st.session_state
+    ss.setdefault("ann_dataset", DEFAULT_DATASET)
+    root = default_datasets_root()
+    names = sorted(set(list_datasets(root)) | {ss["ann_dataset"]})
+    c1, c2 = st.columns([2, 3])
+    pick = c1.selectbox(tr("ann_dataset"), names, index=names.index(ss["ann_dataset"]), key="ann_pick_dataset")
+    if pick != ss["ann_dataset"]:
+        ss["ann_dataset"] = pick
+        ss.pop("ann_stem", None)
+        ss.pop("ann_loaded", None)
+    with c2.form("ann_new_dataset_form", clear_on_submit=True):
+        new = st.text_input(tr("ann_new_dataset"), key="ann_new_name")
+        if st.form_submit_button(tr("create")) and new.strip():
+            try:
+                open_dataset(new, root)._ensure_layout()
+            except JingsuanError as exc:
+                st.error(err_text(exc))
+            else:
+                ss["ann_dataset"] = new.strip()
+                ss.pop("ann_stem", None)
+                ss.pop("ann_loaded", None)
+                st.rerun()
+    st.caption(f"{tr('data_dir')}: {root / ss['ann_dataset']}")
+    return current_store()
+
+
+def stats_part(store: DatasetStore) -> None:
+    reviewed, total = store.progress()
+    st.progress(reviewed / total if total else 0.0, text=tr("ann_progress", r=reviewed, n=total))
+    with st.expander(tr("ann_counts")):
+        import pandas as pd
+
+        counts = store.class_counts()
+        frame = pd.DataFrame({tr("ann_class"): [cls_label(c) for c in counts], tr("ann_count"): list(counts.values())})
+        st.dataframe(frame, hide_index=True, height=300)
+
+
+def prelabel(data: bytes) -> tuple[list[LabeledBox], bool]:
+    """Boxes the shipped model draws on a photo → (boxes, model_present)."""
+    from app.views.score import read_photo
+
+    reading = read_photo(data)
+    if reading.message:
+        return [], False
+    return logic.detections_to_boxes(reading.detections), True
+
+
+def upload_part(store: DatasetStore) -> None:
+    ss = st.session_state
+    files = st.file_uploader(
+        tr("ann_upload"), type=["jpg", "jpeg", "png", "webp"], accept_multiple_files=True, key="ann_upload"
+    )
+    seen: set[str] = ss.setdefault("ann_seen", set())
+    added: list[str] = []
+    notes: list[str] = []
+    for f in files or []:
+        data = f.getvalue()
+        key = f"{store.root}:{f.name}:{len(data)}"
+        if key in seen:
+            continue
+        seen.add(key)
+        boxes, has_model = prelabel(data)
+        try:
+            stem = store.add_example(data, boxes, None, source="upload", original_name=f.name)
+        except DuplicateExampleError as dup:
+            notes.append(tr("ann_duplicate", name=f.name))
+            ss["ann_stem"] = dup.stem
+            continue
+        except JingsuanError as exc:
+            notes.append(f"{f.name}: {err_text(exc)}")
+            continue
+        added.append(stem)
+        notes.append(tr("ann_prelabelled", name=f.name, n=len(boxes)) if has_model else tr("ann_no_model"))
+    if added:
+        ss["ann_stem"] = added[0]
+        ss.pop("ann_loaded", None)
+        st.success(tr("ann_added", n=len(added)))
+    for note in dict.fromkeys(notes):
+        st.info(note)
+
+
+def pick_part(store: DatasetStore) -> str | None:
+    ss = st.session_state
+    stems = store.stems()
+    if not stems:
+        st.info(tr("ann_empty"))
+        return None
+    if ss.get("ann_stem") not in stems:
+        ss["ann_stem"] = stems[0]
+    sidecars: dict[str, dict[str, Any]] = {}
+    for s in stems:
+        try:
+            sidecars[s] = store.read_sidecar(s)
+        except JingsuanError:
+            sidecars[s] = {}
+
+    def label(s: str) -> str:
+        doc = sidecars.get(s, {})
+        mark = "✓" if doc.get("reviewed") else "·"
+        return f"{mark} {doc.get('original_name') or s} ({s[:8]})"
+
+    stem = st.selectbox(tr("ann_photo"), stems, format_func=label, key="ann_stem")
+    if ss.get("ann_loaded") != stem:
+        try:
+            load_stem(store, stem)
+        except JingsuanError as exc:
+            st.error(err_text(exc))
+            return None
+    return stem
+
+
+def canvas_part(store: DatasetStore, stem: str) -> None:
+    """The drawing canvas over the photo; falls back to the table when the component cannot load."""
+    ss = st.session_state
+    width, height = ss["ann_size"]
+    st.selectbox(tr("ann_new_cls"), CLASS_NAMES, format_func=cls_label, key="ann_new_cls")
+    try:
+        import streamlit_drawable_canvas as sdc
+    except Exception as exc:  # the component needs a running Streamlit server (not AppTest) and a matching version
+        st.caption(tr("ann_no_canvas", msg=type(exc).__name__))
+        return
+    from PIL import Image
+
+    scale = logic.fit_scale(width, height)
+    cw, ch = logic.canvas_size(width, height, scale)
+    with Image.open(store.image_path(stem)) as img:
+        background = img.convert("RGB").resize((cw, ch))
+    modes = getattr(sdc, "_VALID_DRAWING_MODES", frozenset())
+    labeled = "labeled_rect" in modes
+    if labeled:
+        mode = "labeled_rect"
+        st.caption(tr("ann_canvas_hint"))
+    else:
+        mode = st.radio(
+            tr("ann_mode"),
+            ["rect", "transform"],
+            format_func=lambda m: tr("ann_mode_rect" if m == "rect" else "ann_mode_transform"),
+            key="ann_mode",
+            horizontal=True,
+        )
+        st.caption(tr("ann_canvas_hint_old"))
+    kwargs: dict[str, Any] = {"label": ss.get("ann_new_cls", CLASS_NAMES[0])} if labeled else {}
+    result = sdc.st_canvas(
+        fill_color="rgba(0, 0, 0, 0)",
+        stroke_width=2,
+        stroke_color=logic.box_colour(ss.get("ann_new_cls", CLASS_NAMES[0])),
+        background_image=background,
+        height=ch,
+        width=cw,
+        drawing_mode=mode,
+        initial_drawing=logic.boxes_to_drawing(ss["ann_boxes"], scale, labeled),
+        key=f"ann_canvas_{stem}_{ss.get('ann_version', 0)}",
+        font_size=12,
+        **kwargs,
+    )
+    drawn = logic.drawing_to_boxes(result.json_data, scale, ss.get("ann_new_cls", CLASS_NAMES[0]), width, height)
+    if result.json_data is not None and not logic.same_boxes(drawn, ss["ann_boxes"]):
+        saved = ss.get("ann_saved_boxes", [])
+        set_boxes(drawn, logic.match_origins(saved, drawn))
+
+
+def boxes_part(store: DatasetStore) -> None:
+    ss = st.session_state
+    boxes: list[LabeledBox] = ss.get("ann_boxes", [])
+    st.subheader(tr("ann_boxes", n=len(boxes)))
+    if boxes:
+        import pandas as pd
+
+        frame = pd.DataFrame(
+            [
+                {"#": i, tr("ann_class"): cls_label(b.cls), "x1": round(b.x1), "y1": round(b.y1), "x2": round(b.x2), "y2": round(b.y2)}
+                for i, b in enumerate(boxes)
+            ]
+        )
+        st.dataframe(frame, hide_index=True)
+        if not isinstance(ss.get("ann_sel"), int) or ss["ann_sel"] >= len(boxes):
+            ss["ann_sel"] = 0
+            on_pick_box()
+        c1, c2, c3 = st.columns([2, 2, 1])
+        c1.selectbox(
+            tr("ann_pick_box"),
+            list(range(len(boxes))),
+            format_func=lambda i: f"#{i} {cls_label(boxes[i].cls)}",
+            key="ann_sel",
+            on_change=on_pick_box,
+        )
+        c2.selectbox(tr("ann_box_cls"), CLASS_NAMES, format_func=cls_label, key="ann_sel_cls", on_change=on_change_class)
+        c3.button(tr("ann_delete_box"), key="ann_delete", on_click=delete_box)
+    with st.expander(tr("ann_add_box")):
+        w, h = ss.get("ann_size", (1, 1))
+        c = st.columns(4)
+        x1 = c[0].number_input("x1", 0.0, float(w), 0.0, key="ann_x1")
+        y1 = c[1].number_input("y1", 0.0, float(h), 0.0, key="ann_y1")
+        x2 = c[2].number_input("x2", 0.0, float(w), min(float(w), 40.0), key="ann_x2")
+        y2 = c[3].number_input("y2", 0.0, float(h), min(float(h), 60.0), key="ann_y2")
+        if st.button(tr("ann_add"), key="ann_add_btn"):
+            add_box(x1, y1, x2, y2, ss.get("ann_new_cls", CLASS_NAMES[0]))
+            st.rerun()
+
+
+def save_part(store: DatasetStore) -> None:
+    ss = st.session_state
+    if not logic.same_boxes(ss.get("ann_boxes", []), ss.get("ann_saved_boxes", []), tol=0.01):
+        st.warning(tr("ann_unsaved"))
+    c1, c2 = st.columns(2)
+    c1.button(tr("ann_save"), type="primary", key="ann_save", on_click=save_current, args=(store,))
+    c2.checkbox(tr("ann_reviewed"), key="ann_reviewed", on_change=on_reviewed, args=(store,))
+    flash = ss.pop("ann_flash", None)
+    if flash:
+        (st.success if flash[0] == "success" else st.error)(flash[1])
+
+
+def render() -> None:
+    """The 标注 page."""
+    st.title(tr("page_annotate"))
+    store = dataset_part()
+    if store is None:
+        return
+    upload_part(store)
+    stats_part(store)
+    stem = pick_part(store)
+    if stem is None:
+        return
+    canvas_part(store, stem)
+    boxes_part(store)
+    save_part(store)
+
+
+if __name__ == "__main__":
+    render()
