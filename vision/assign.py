@@ -349,9 +349,9 @@ class _State:
     confidence: dict[str, float] = field(default_factory=dict)
 
 
-def pick_hand_row(rows: Sequence[Sequence[Placed]]) -> int | None:
-    """The row with the most standing face-up tiles (ties: the lower one in the photo)."""
-    counts = [sum(p.standing_face for p in r) for r in rows]
+def pick_hand_row(rows: Sequence[Sequence[Placed]], width: float) -> int | None:
+    """The row with the most standing face-up tiles outside melds (ties: the lower one in the photo)."""
+    counts = [sum(len(g) for g in split_groups(r, width) if not _is_meld_like(g)) for r in rows]
     if not counts or max(counts) == 0:
         return None
     best = max(counts)
@@ -563,7 +563,7 @@ def assign(
     width, height = tile_size([p for p in placed if p.face_up] or placed)
     rows = cluster_rows(placed, height)
     groups = [g for i, r in enumerate(rows) for g in split_groups(r, width, i)]
-    st = _State(groups, pick_hand_row(rows))
+    st = _State(groups, pick_hand_row(rows, width))
     st.confidence["rows"] = _row_confidence(rows, height)
     if st.hand_row is not None:
         assign_hand_row(st)
