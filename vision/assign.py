@@ -270,8 +270,10 @@ def split_groups(row: Sequence[Placed], width: float, row_index: int = 0) -> lis
 
 
 def _claimed(g: Sequence[Placed]) -> str | None:
-    side = [p.tile for p in g if p.sideways and p.face_up]
-    return side[0] if len(side) == 1 else None
+    """The sideways tile of a meld: the most sideways-looking face when at least one looks sideways."""
+    faces = [p for p in g if p.face_up]
+    best = max(faces, key=lambda p: p.along / p.across, default=None)
+    return best.tile if best is not None and best.sideways else None
 
 
 def classify_meld(g: Sequence[Placed]) -> tuple[dict[str, Any] | None, list[dict[str, str]], float]:
@@ -331,9 +333,8 @@ def partition_melds(g: Sequence[Placed]) -> list[list[int]]:
 
 
 def _sideways_ok(part: Sequence[Placed]) -> bool:
-    """A claimed meld has one sideways tile; a concealed kong none (used to cut touching melds)."""
-    n_side = sum(p.sideways for p in part)
-    return n_side == 0 if any(not p.face_up for p in part) else n_side == 1
+    """A claimed meld shows a sideways tile (a concealed kong shows backs instead): used to cut touching melds."""
+    return any(not p.face_up for p in part) or any(p.sideways for p in part)
 
 
 # ----------------------------------------------------------------------------- roles
@@ -350,8 +351,8 @@ class _State:
 
 
 def pick_hand_row(rows: Sequence[Sequence[Placed]], width: float) -> int | None:
-    """The row with the most standing face-up tiles outside melds (ties: the lower one in the photo)."""
-    counts = [sum(len(g) for g in split_groups(r, width) if not _is_meld_like(g)) for r in rows]
+    """The row with the most face-up tiles outside melds (ties: the lower one in the photo)."""
+    counts = [sum(p.face_up for g in split_groups(r, width) if not _hand_row_meld(g) for p in g.tiles) for r in rows]
     if not counts or max(counts) == 0:
         return None
     best = max(counts)
@@ -362,18 +363,21 @@ def _is_meld_like(g: Group) -> bool:
     return any(not p.face_up or p.sideways for p in g.tiles)
 
 
+def _hand_row_meld(g: Group) -> bool:
+    """A meld laid in the hand row: face-down or sideways tiles, and the group cuts into valid melds.
+
+    A lone tile or a long run of hand tiles where one box merely looks sideways stays in the hand.
+    """
+    return len(g) >= 3 and _is_meld_like(g) and bool(partition_melds(g.tiles))
+
+
 def assign_hand_row(st: _State) -> None:
     """Hand groups, the winning tile (a lone tile apart at the right end) and melds laid in the hand row."""
     row_groups = [g for g in st.groups if g.row == st.hand_row]
-    plain = [g for g in row_groups if not _is_meld_like(g)]
+    plain = [g for g in row_groups if not _hand_row_meld(g)]
     for g in row_groups:
-        if _is_meld_like(g) and len(g) > 1:
-            g.role = "meld"
-        elif _is_meld_like(g):
-            g.role = "unknown"
-    for g in plain:
-        g.role = "hand"
-    if len(plain) >= 2 and len(plain[-1]) == 1:
+        g.role = "hand" if any(g is x for x in plain) else "meld"
+    if len(plain) >= 2 and len(plain[-1]) == 1 and plain[-1].tiles[0].face_up:
         plain[-1].role = "win"
         gap = _gap_before(plain[-1], row_groups)
         inner = [x for g in plain[:-1] for x in gaps(g.tiles)] + [_gap_before(g, row_groups) for g in plain[1:-1]]
