@@ -351,8 +351,15 @@ class _State:
 
 
 def pick_hand_row(rows: Sequence[Sequence[Placed]], width: float) -> int | None:
-    """The row with the most face-up tiles outside melds (ties: the lower one in the photo)."""
-    counts = [sum(p.face_up for g in split_groups(r, width) if not _hand_row_meld(g) for p in g.tiles) for r in rows]
+    """The row with the most face-up tiles outside melds (ties: the lower one in the photo).
+
+    A group of 3–4 tiles that reads as a meld does not count even without a sideways tile, so an
+    untidy melds row does not outvote a short hand (with four melds the hand is one tile + the win).
+    """
+    def hand_like(g: Group) -> bool:
+        return not _hand_row_meld(g) and not (len(g) in (3, 4) and classify_meld(g.tiles)[0] is not None)
+
+    counts = [sum(p.face_up for g in split_groups(r, width) if hand_like(g) for p in g.tiles) for r in rows]
     if not counts or max(counts) == 0:
         return None
     best = max(counts)

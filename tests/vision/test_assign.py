@@ -258,3 +258,11 @@ def test_assign_bench_core_is_right_on_ground_truth_boxes() -> None:
         pytest.skip(f"no tile art: {exc}")
     assert score.layouts == 3 and score.tiles >= 3 * 15
     assert score.role_accuracy >= 0.9 and score.settled_equal >= 0.9
+
+
+def test_melds_without_sideways_tiles_do_not_outvote_a_short_hand() -> None:
+    rows = [[["9m"]], [["3p", "3p", "1z", "1z"], ["3p"]], [["5m", "6m", "7m"], ["4z", "4z", "4z", "4z"], ["1s", "1s", "1s"]]]
+    a = assign(layout(rows))
+    assert a.hand == ["3p", "3p", "1z", "1z"] and a.win_tile == "3p" and a.indicator == "9m"
+    assert [m["type"] for m in a.melds] == ["chi", "gang", "peng"]
+    assert codes(a) == ["chi_claimed"]  # only the chi's claimed tile is unknown
