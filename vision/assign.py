@@ -387,7 +387,8 @@ def assign_hand_row(st: _State) -> None:
     if len(plain) >= 2 and len(plain[-1]) == 1 and plain[-1].tiles[0].face_up:
         plain[-1].role = "win"
         gap = _gap_before(plain[-1], row_groups)
-        inner = [x for g in plain[:-1] for x in gaps(g.tiles)] + [_gap_before(g, row_groups) for g in plain[1:-1]]
+        between = plain[2:-1] if len(plain[0]) == 1 else plain[1:-1]  # a lone tile at the left may be the indicator
+        inner = [x for g in plain[:-1] for x in gaps(g.tiles)] + [_gap_before(g, row_groups) for g in between]
         clear = gap > max(inner, default=0.0)
         plain[-1].confidence = plain[-1].tiles[0].det.conf * (1.0 if clear else 0.6)
         if not clear:
@@ -442,6 +443,8 @@ def _cut_long_group(st: _State, g: Group) -> None:
 def assign_indicator(st: _State, given: str | None) -> str | None:
     """The indicator: the given code (its lone tile found if there), else the one lone tile outside the hand."""
     lone = [g for g in st.groups if g.role == "unknown" and len(g) == 1 and g.tiles[0].face_up and g.row != st.hand_row]
+    if not lone and (beside := _indicator_beside_hand(st)) is not None and given in (None, beside.codes[0]):
+        lone = [beside]
     if given is not None:
         match = [g for g in lone if g.codes[0] == given]
         if match:
@@ -463,6 +466,16 @@ def assign_indicator(st: _State, given: str | None) -> str | None:
         st.questions.append(question("indicator", f"有几张单独的牌（{names}），哪一张是翻精？",
                                      f"several lone tiles ({' '.join(g.codes[0] for g in lone)}): which is the indicator?"))
     return None
+
+
+def _indicator_beside_hand(st: _State) -> Group | None:
+    """A lone tile set apart at the LEFT of the hand row, when without it the count comes out right."""
+    hand = [g for g in st.groups if g.row == st.hand_row and g.role in ("hand", "win")]
+    if len(hand) < 3 or len(hand[0]) != 1 or hand[-1].role != "win" or not hand[0].tiles[0].face_up:
+        return None
+    n_melds = sum(1 for g in st.groups if g.role == "meld" and g.meld)
+    n = sum(len(g) for g in hand) + 3 * n_melds
+    return hand[0] if n == 15 else None
 
 
 def report_leftovers(st: _State) -> None:

@@ -266,3 +266,16 @@ def test_melds_without_sideways_tiles_do_not_outvote_a_short_hand() -> None:
     assert a.hand == ["3p", "3p", "1z", "1z"] and a.win_tile == "3p" and a.indicator == "9m"
     assert [m["type"] for m in a.melds] == ["chi", "gang", "peng"]
     assert codes(a) == ["chi_claimed"]  # only the chi's claimed tile is unknown
+
+
+def test_an_indicator_beside_the_hand_on_the_left_is_found_when_the_count_says_so() -> None:
+    a = assign(layout([[["9m"], HAND, ["3m"]]]))
+    assert a.indicator == "9m" and a.hand == HAND and a.win_tile == "3m" and a.questions == []
+    b = assign(layout([[["9m"], HAND[:12], ["3m"]]]))  # 13 tiles with the lone 9m: it is a hand tile
+    assert b.indicator is None and "indicator" in codes(b)
+
+
+def test_a_gap_inside_the_hand_as_wide_as_the_win_gap_asks_to_check_the_winning_tile() -> None:
+    a = assign(layout([[["9m"]], [HAND[:5], HAND[5:], ["3m"]]]))
+    assert a.hand == HAND and a.win_tile == "3m"  # kept, but ...
+    assert "win_tile_check" in codes(a) and a.confidence["win"] < 0.9  # ... asked about
