@@ -26,6 +26,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "access_wrong": ("访问码不对", "Wrong access code"),
     "photo": ("拍照或上传照片", "Take or upload a photo"),
     "camera": ("用相机拍照", "Use the camera"),
+    "photo_guide": ("怎样摆牌拍照", "How to lay out and shoot a hand"),
     "no_model": (
         "识别模型还没有安装（models/ 里没有模型文件），请用下面的牌面手动输入。",
         "No detector model installed yet; enter the tiles by hand below.",

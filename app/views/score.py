@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -31,6 +32,7 @@ class PhotoReading:
     hand: list[str] = field(default_factory=list)
     message: str = ""
     seconds: float = 0.0
+    assignment: Any = None
 
 
 def read_photo(data: bytes) -> PhotoReading:
@@ -46,22 +48,60 @@ def read_photo(data: bytes) -> PhotoReading:
         return PhotoReading(message=tr("detect_failed", msg=exc.zh), seconds=time.perf_counter() - start)
     except Exception as exc:  # a broken model or image must not take the page down
         return PhotoReading(message=tr("detect_failed", msg=type(exc).__name__), seconds=time.perf_counter() - start)
-    return PhotoReading(detections, proposed_hand(detections), "", time.perf_counter() - start)
+    result = assignment_of(detections)
+    return PhotoReading(detections, proposed_hand(detections, result), "", time.perf_counter() - start, result)
 
 
-def proposed_hand(detections: list[Any]) -> list[str]:
-    """The winner's tiles the photo suggests: `vision.assign` if it is there, else face-up tiles left to right."""
+def assignment_of(detections: list[Any]) -> Any:
+    """`vision.assign.assign(detections)`, or None when it is missing or fails (assignment is optional)."""
     try:
         from vision import assign as assign_mod
 
-        result = assign_mod.assign(detections)
-        hand = result.get("hand") if isinstance(result, dict) else getattr(result, "hand", None)
-        if hand:
-            return [x.code for x in parse_tiles(hand)]
-    except Exception:  # noqa: S110 - assignment is optional; the ordering below is the fallback
-        pass
+        return assign_mod.assign(detections)
+    except Exception:  # a broken assignment must not take the photo reading down
+        return None
+
+
+def proposed_hand(detections: list[Any], result: Any = None) -> list[str]:
+    """The winner's tiles the photo suggests (hand + winning tile): `vision.assign`, else face-up tiles left to right."""
+    result = result if result is not None else assignment_of(detections)
+    if result is not None:
+        tiles = list(getattr(result, "hand", None) or [])
+        win = getattr(result, "win_tile", None)
+        codes = [*tiles, *([win] if win else [])]
+        if codes:
+            return [x.code for x in parse_tiles(codes)]
     faces = [d for d in detections if d.tile in ALL_CODES]
     return [d.tile for d in sorted(faces, key=lambda d: d.cx)]
+
+
+GUIDE_PATH = Path(__file__).resolve().parents[2] / "docs" / "photo_guide.md"
+GUIDE_SPLIT = "<!-- English -->"
+
+
+def photo_guide(language: str = "zh", path: Path = GUIDE_PATH) -> str:
+    """The photo guide in one language (Chinese part above the marker, English below); '' if missing."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
+    zh, _, en = text.partition(GUIDE_SPLIT)
+    return (en if language == "en" and en.strip() else zh).strip()
+
+
+def apply_assignment(ss: Any, reading: PhotoReading) -> None:
+    """Put what the photo decided on the page: the hand without the winning tile, the winning tile, the indicator."""
+    result = reading.assignment
+    hand = list(reading.hand)
+    win = getattr(result, "win_tile", None)
+    if win and hand and hand[-1] == win:
+        hand = hand[:-1]
+        ss["win_tile"] = win
+    if getattr(result, "indicator", None):
+        ss["indicator"] = result.indicator
+    if hand:
+        ss["hand"] = hand
+        ss["sel"] = None
 
 
 def low_confidence_tiles(detections: list[Any]) -> list[str]:
@@ -239,6 +279,10 @@ def settle_round(doc: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None
 
 def photo_part() -> None:
     ss = st.session_state
+    guide = photo_guide(lang())
+    if guide:
+        with st.expander(tr("photo_guide"), expanded=False):
+            st.markdown(guide)
     upload = st.file_uploader(tr("photo"), type=["jpg", "jpeg", "png", "webp"], key="photo")
     shot = st.camera_input(tr("camera"), key="camera") if ss.get("https") else None
     got = upload or shot
@@ -253,9 +297,7 @@ def photo_part() -> None:
         ss["photo_t0"] = time.perf_counter()
         reading = read_photo(data)
         ss["reading"] = reading
-        if reading.hand:
-            ss["hand"] = list(reading.hand)
-            ss["sel"] = None
+        apply_assignment(ss, reading)
     reading = ss.get("reading")
     if reading is None:
         return
@@ -266,6 +308,8 @@ def photo_part() -> None:
         st.info(tr("detected", n=len(reading.detections), low=low))
         if low:
             st.caption(" ".join(low_confidence_tiles(reading.detections)))
+        for q in getattr(reading.assignment, "questions", None) or []:
+            st.warning(q["zh"] if lang() == "zh" else q["en"])
         try:
             st.image(draw_boxes(data, reading.detections), width="stretch")
         except Exception:

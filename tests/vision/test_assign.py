@@ -1,0 +1,281 @@
+"""`vision.assign`: hand-written detection lists → rows, groups, roles, 精 marks and questions."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from vision.assign import Assignment, assign
+from vision.detection import Detection
+
+ROOT = Path(__file__).resolve().parents[2]
+TW, TH = 30.0, 40.0  # a standing tile's width and height in pixels
+
+HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "5z", "5z"]
+
+
+def layout(rows: list[list[list[str]]], group_gap: float = 0.5, row_gap: float = 0.5) -> list[Detection]:
+    """Detections of rows of groups laid like a player would: 'x>' is sideways, 'back' face down."""
+    dets: list[Detection] = []
+    y = 10.0
+    for row in rows:
+        x = 10.0
+        for group in row:
+            for spec in group:
+                code = spec.rstrip(">")
+                if spec.endswith(">"):
+                    dets.append(Detection((x, y + TH - TW, x + TH, y + TH), code, 0.9))
+                    x += TH
+                else:
+                    dets.append(Detection((x, y, x + TW, y + TH), code, 0.9))
+                    x += TW
+            x += group_gap * TW
+        y += TH * (1 + row_gap)
+    return dets
+
+
+def rotate(dets: list[Detection], deg: float) -> list[Detection]:
+    """The detections of the same tiles in a photo turned by `deg` (axis-aligned boxes of the turned tiles)."""
+    th = math.radians(deg)
+    c, s = math.cos(th), math.sin(th)
+    out = []
+    for d in dets:
+        x1, y1, x2, y2 = d.box
+        pts = [(x * c - y * s + 100, x * s + y * c + 100) for x in (x1, x2) for y in (y1, y2)]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        out.append(Detection((min(xs), min(ys), max(xs), max(ys)), d.tile, d.conf))
+    return out
+
+
+def codes(a: Assignment) -> list[str]:
+    return [q["code"] for q in a.questions]
+
+
+FULL = [[["9m"]], [HAND[:10], ["2z"]], [["4m>", "5m", "6m"]]]  # 10 + win + chi = 14
+
+
+def test_a_laid_out_hand_is_read_into_roles() -> None:
+    a = assign(layout([[["9m"]], [HAND, ["3m"]]]))
+    assert a.hand == HAND and a.win_tile == "3m" and a.indicator == "9m" and a.melds == []
+    assert a.questions == []
+    part = a.to_round_part()
+    assert part["hand"] == "123m456p789s1155z" and part["win"] == {"tile": "3m"} and part["indicator"] == "9m"
+    json.dumps(part, ensure_ascii=False)  # plain data
+
+
+@pytest.mark.parametrize("deg", [8.0, -8.0])
+def test_tilted_rows_are_found_along_their_own_direction(deg: float) -> None:
+    flat = assign(layout(FULL))
+    tilted = assign(rotate(layout(FULL), deg))
+    assert abs(tilted.angle_deg - deg) < 0.5
+    assert len(tilted.rows) == 3 and [len(r) for r in tilted.rows] == [1, 11, 3]
+    assert (tilted.hand, tilted.win_tile, tilted.indicator) == (flat.hand, "2z", "9m")
+    assert tilted.melds == [{"type": "chi", "tiles": "456m", "claimed": "4m"}]
+    assert tilted.questions == []
+
+
+def test_a_row_drifting_more_than_a_tile_height_stays_one_row() -> None:
+    dets = rotate(layout([[HAND, ["3m"]]]), 8.0)
+    assert max(d.cy for d in dets) - min(d.cy for d in dets) > TH  # cy alone would split it
+    a = assign(dets)
+    assert len(a.rows) == 1 and a.hand == HAND and a.win_tile == "3m"
+
+
+def test_melds_close_together_are_split_by_the_gap() -> None:
+    rows = [[["9m"]], [HAND[:7], ["5z"]], [["1m", "2m>", "3m"], ["7p", "7p>", "7p"]]]
+    a = assign(layout(rows, group_gap=0.35))
+    assert a.melds == [{"type": "chi", "tiles": "123m", "claimed": "2m"}, {"type": "peng", "tiles": "777p", "claimed": "7p"}]
+    assert a.questions == []
+
+
+def test_touching_melds_are_cut_when_only_one_cut_makes_melds() -> None:
+    a = assign(layout([[["9m"]], [HAND[:7], ["5z"]], [["1m", "2m>", "3m", "7p", "7p>", "7p"]]]))
+    assert a.melds == [{"type": "chi", "tiles": "123m", "claimed": "2m"}, {"type": "peng", "tiles": "777p", "claimed": "7p"}]
+    assert a.confidence["meld0"] < 0.9  # a cut is less sure than a gap
+    assert a.questions == []
+
+
+def test_touching_melds_that_cut_two_ways_are_asked_about() -> None:
+    # a kong and a pung of one kind cannot be on a table; what is tested is the two-way cut
+    a = assign(layout([[["9m"]], [HAND[:4], ["5z"]], [["7p>", "7p", "7p", "7p", "7p>", "7p", "7p"]]]))
+    assert a.melds == [] and "touching_melds" in codes(a)
+
+
+def test_a_kong_of_jing_counts_four_zheng() -> None:
+    rows = [[["5p"]], [["1m", "2m", "3m", "7s", "8s", "9s", "6p", "6p", "1z", "1z"], ["6p"]], [["5p", "5p>", "5p", "5p"]]]
+    a = assign(layout(rows))
+    assert a.melds == [{"type": "gang", "tiles": "5555p", "claimed": "5p"}]
+    assert a.jing_count == {"zheng": 4, "fu": 3}  # the kong + 66p in the hand + the winning 6p
+    meld_marks = [t.mark for t in a.tiles if t.role == "meld"]
+    assert meld_marks == ["zheng"] * 4
+    assert a.questions == []
+
+
+def test_an_indicator_equal_to_a_hand_tile_is_the_lone_one() -> None:
+    hand = ["5p", "5p", "5p", "6p", "7p", "8p", "2s", "3s", "4s", "7z", "7z", "9m", "9m"]
+    for given in (None, "5p", "五筒"):
+        a = assign(layout([[["5p"]], [hand, ["7z"]]]), indicator=given)
+        assert a.indicator == "5p" and a.hand == hand and a.win_tile == "7z"
+        ind = [t for t in a.tiles if t.role == "indicator"]
+        assert len(ind) == 1 and ind[0].det.cy < 60  # the lone tile above, not a hand 5p
+        assert a.jing_count == {"zheng": 3, "fu": 1} and a.questions == []
+
+
+def test_a_given_indicator_that_differs_from_the_lone_tile_is_used_and_the_tile_reported() -> None:
+    a = assign(layout([[["9m"]], [HAND, ["3m"]]]), indicator="1z")
+    assert a.indicator == "1z" and a.jing_count == {"zheng": 2, "fu": 0}
+    assert "unexplained_tiles" in codes(a)
+
+
+def test_no_indicator_in_the_photo_is_asked_for() -> None:
+    a = assign(layout([[HAND, ["3m"]]]))
+    assert a.indicator is None and a.jing_count is None
+    assert "indicator" in codes(a) and all(t.mark is None for t in a.tiles)
+
+
+def test_fourteen_tiles_without_a_gap_ask_for_the_winning_tile() -> None:
+    a = assign(layout([[["9m"]], [[*HAND, "3m"]]]))
+    assert a.win_tile is None and len(a.hand) == 14
+    q = [q for q in a.questions if q["code"] == "win_tile"]
+    assert len(q) == 1 and "pick the winning tile" in q[0]["en"] and "胡" in q[0]["zh"]
+    assert "tile_count" not in codes(a)  # 14 tiles are all there, only the winning one is unknown
+
+
+def test_a_missed_tile_fails_the_count_with_a_clear_question() -> None:
+    a = assign(layout([[["9m"]], [HAND[:12], ["3m"]]]))
+    q = [q for q in a.questions if q["code"] == "tile_count"]
+    assert len(q) == 1
+    assert "13 tiles seen" in q[0]["en"] and "missed" in q[0]["en"]
+    assert "看到 13 张" in q[0]["zh"] and "漏" in q[0]["zh"]
+
+
+def test_an_extra_tile_fails_the_count_too() -> None:
+    a = assign(layout([[["9m"]], [[*HAND, "4m"], ["3m"]]]))
+    assert any(q["code"] == "tile_count" and "extra" in q["en"] for q in a.questions)
+
+
+def test_the_sideways_tile_is_the_claimed_one() -> None:
+    rows = [[["9m"]], [HAND[:10], ["2z"]], [["3s", "4s>", "5s"]]]
+    a = assign(layout(rows))
+    assert a.melds == [{"type": "chi", "tiles": "345s", "claimed": "4s"}]
+    side = [t for t in a.tiles if t.role == "meld" and t.det.width > t.det.height]
+    assert [t.det.tile for t in side] == ["4s"]
+
+
+def test_a_chi_without_a_sideways_tile_asks_which_was_claimed() -> None:
+    a = assign(layout([[["9m"]], [HAND[:10], ["2z"]], [["3s", "4s", "5s"]]]))
+    assert a.melds == [{"type": "chi", "tiles": "345s", "claimed": None}]
+    assert "chi_claimed" in codes(a)
+
+
+def test_winds_and_dragons_make_honor_chows() -> None:
+    a = assign(layout([[["9m"]], [HAND[:7], ["2z"]], [["1z>", "2z", "3z"], ["5z", "6z>", "7z"]]]))
+    assert [m["tiles"] for m in a.melds] == ["123z", "567z"] and {m["type"] for m in a.melds} == {"chi"}
+
+
+def test_a_concealed_kong_with_two_backs() -> None:
+    rows = [[["6z"]], [HAND[:10], ["2z"]], [["back", "7z", "7z", "back"]]]
+    a = assign(layout(rows))
+    assert a.melds == [{"type": "angang", "tiles": "7777z"}]
+    assert a.jing_count == {"zheng": 0, "fu": 0}  # 6z's 副精 is 5z (7z→6z→5z→7z): the hand's 55z...
+    a = assign(layout(rows), indicator="7z")  # ... and with 7z as indicator the backs count as 精 too
+    assert a.jing_count == {"zheng": 4, "fu": 0}
+    assert [t.mark for t in a.tiles if t.role == "meld"] == ["zheng"] * 4
+
+
+def test_a_concealed_kong_of_four_backs_asks_which_tile() -> None:
+    a = assign(layout([[["9m"]], [HAND[:10], ["2z"]], [["back"] * 4]]))
+    assert a.melds == [{"type": "angang", "tiles": None}]
+    assert "angang_tile" in codes(a) and "tile_count" not in codes(a)
+
+
+def test_a_group_that_is_no_meld_is_asked_about() -> None:
+    a = assign(layout([[["9m"]], [HAND[:10], ["2z"]], [["3s", "4s>", "7s"]]]))
+    assert a.melds == [] and "not_a_meld" in codes(a) and "tile_count" in codes(a)
+
+
+def test_dragon_cycle_marks_fu() -> None:
+    hand = ["5z", "5z", "6z", "6z", "6z", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "7s"]
+    a = assign(layout([[["6z"]], [hand, ["7s"]]]))
+    marks = {t.det.tile: t.mark for t in a.tiles if t.role == "hand"}
+    assert marks["6z"] == "zheng" and marks["5z"] == "fu" and marks["1m"] is None
+
+
+def test_nothing_detected_is_one_question() -> None:
+    a = assign([])
+    assert codes(a) == ["no_tiles"] and a.hand == [] and a.to_round_part()["hand"] == ""
+
+
+def test_unsure_detections_are_named() -> None:
+    dets = layout([[["9m"]], [HAND, ["3m"]]])
+    dets[3] = Detection(dets[3].box, dets[3].tile, 0.3)
+    assert "low_confidence" in codes(assign(dets))
+
+
+def test_score_page_gets_hand_plus_winning_tile() -> None:
+    from app.views.score import proposed_hand
+
+    assert proposed_hand(layout([[["9m"]], [HAND, ["3m"]]])) == [*HAND, "3m"]
+
+
+def test_assign_imports_no_torch_and_no_app() -> None:
+    code = "import sys, vision.assign\nbad = [m for m in sys.modules if m.split('.')[0] in ('torch', 'ultralytics', 'app')]\nsys.exit(1 if bad else 0)"
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=60).returncode == 0
+
+
+def test_read_cli_on_a_non_image_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "hand.jpg"
+    bad.write_text("not a photo")
+    assert main(["read", str(bad)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.strip() == "这个文件不是可读的图片"
+
+
+def test_read_cli_rejects_an_unknown_indicator(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["read", str(tmp_path / "missing.jpg"), "--indicator", "0x", "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "unknown tile" in err and "Traceback" not in err
+
+
+def test_assign_bench_core_is_right_on_ground_truth_boxes() -> None:
+    spec = importlib.util.spec_from_file_location("assign_synthetic", ROOT / "bench" / "assign_synthetic.py")
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # dataclasses look their module up
+    spec.loader.exec_module(bench)
+    from vision.synth import TileArtError
+
+    try:
+        score = bench.run_gt(3, seed=5, tilt=8.0)
+    except TileArtError as exc:
+        pytest.skip(f"no tile art: {exc}")
+    assert score.layouts == 3 and score.tiles >= 3 * 15
+    assert score.role_accuracy >= 0.9 and score.settled_equal >= 0.9
+
+
+def test_melds_without_sideways_tiles_do_not_outvote_a_short_hand() -> None:
+    rows = [[["9m"]], [["3p", "3p", "1z", "1z"], ["3p"]], [["5m", "6m", "7m"], ["4z", "4z", "4z", "4z"], ["1s", "1s", "1s"]]]
+    a = assign(layout(rows))
+    assert a.hand == ["3p", "3p", "1z", "1z"] and a.win_tile == "3p" and a.indicator == "9m"
+    assert [m["type"] for m in a.melds] == ["chi", "gang", "peng"]
+    assert codes(a) == ["chi_claimed"]  # only the chi's claimed tile is unknown
+
+
+def test_an_indicator_beside_the_hand_on_the_left_is_found_when_the_count_says_so() -> None:
+    a = assign(layout([[["9m"], HAND, ["3m"]]]))
+    assert a.indicator == "9m" and a.hand == HAND and a.win_tile == "3m" and a.questions == []
+    b = assign(layout([[["9m"], HAND[:12], ["3m"]]]))  # 13 tiles with the lone 9m: it is a hand tile
+    assert b.indicator is None and "indicator" in codes(b)
+
+
+def test_a_gap_inside_the_hand_as_wide_as_the_win_gap_asks_to_check_the_winning_tile() -> None:
+    a = assign(layout([[["9m"]], [HAND[:5], HAND[5:], ["3m"]]]))
+    assert a.hand == HAND and a.win_tile == "3m"  # kept, but ...
+    assert "win_tile_check" in codes(a) and a.confidence["win"] < 0.9  # ... asked about
