@@ -21,6 +21,7 @@ from vision.image import DetectorError, boxes_to_image, letterbox, load_image
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "tiles.onnx"
+DEFAULT_CLASSIFIER = MODELS_DIR / "tile_classifier.onnx"
 CONF_THRESHOLD = 0.25
 IOU_THRESHOLD = 0.5
 MAX_DETECTIONS = 300
@@ -50,9 +51,13 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float = IOU_THRESH
 
 
 def decode_yolo_output(
-    output: np.ndarray, conf_threshold: float = CONF_THRESHOLD, nc: int = len(CLASS_NAMES)
+    output: np.ndarray, conf_threshold: float = CONF_THRESHOLD, nc: int = len(CLASS_NAMES),
+    agnostic_score: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """YOLOv8 raw head (1×(4+nc)×N, or N×(4+nc)) → (xyxy boxes, scores, class ids) above threshold."""
+    """YOLOv8 raw head (1×(4+nc)×N, or N×(4+nc)) → (xyxy boxes, scores, class ids) above threshold.
+
+    With `agnostic_score` a box scores the sum of its class scores (capped at 1): "there is a tile
+    here", however the detector splits its belief between look-alikes (the two-stage mode)."""
     out = np.asarray(output)
     if out.ndim == 3:
         out = out[0]
@@ -61,6 +66,8 @@ def decode_yolo_output(
     cxcywh, cls_scores = out[:4].T, out[4:].T
     cls_ids = cls_scores.argmax(axis=1)
     scores = cls_scores[np.arange(cls_scores.shape[0]), cls_ids]
+    if agnostic_score:
+        scores = np.minimum(cls_scores.sum(axis=1), 1.0)
     mask = scores >= conf_threshold
     cxcywh, scores, cls_ids = cxcywh[mask], scores[mask], cls_ids[mask]
     xyxy = np.empty_like(cxcywh)
@@ -91,7 +98,10 @@ def _names_from_metadata(session: Any) -> tuple[str, ...]:
 class TileDetector:
     """A loaded ONNX tile detector (thread-safe to call; onnxruntime sessions are)."""
 
-    def __init__(self, model_path: str | Path = DEFAULT_MODEL, threads: int | None = None) -> None:
+    def __init__(self, model_path: str | Path = DEFAULT_MODEL, threads: int | None = None,
+                 classifier: str | Path | None | bool = None) -> None:
+        """`classifier`: a crop classifier ONNX (two-stage), None = `tile_classifier.onnx` beside the
+        model if there is one, False = the detector's own 34-class labels (single stage)."""
         import onnxruntime as ort
 
         path = Path(model_path)
@@ -110,6 +120,12 @@ class TileDetector:
         self.imgsz = int(shape[2]) if isinstance(shape[2], int) else 416
         self.names = _names_from_metadata(self.session)
         self.path = path
+        self.classifier = None
+        cls_path = path.parent / DEFAULT_CLASSIFIER.name if classifier is None else classifier
+        if cls_path and Path(cls_path).is_file():
+            from vision.classifier import TileClassifier
+
+            self.classifier = TileClassifier(cls_path, threads)
 
     def __call__(
         self,
@@ -122,14 +138,25 @@ class TileDetector:
         canvas, geo = letterbox(rgb, self.imgsz)
         blob = canvas.astype(np.float32).transpose(2, 0, 1)[None] / 255.0
         output = self.session.run(None, {self.input_name: blob})[0]
-        boxes, scores, cls_ids = decode_yolo_output(output, conf, len(self.names))
+        two_stage = self.classifier is not None
+        boxes, scores, cls_ids = decode_yolo_output(output, conf, len(self.names), agnostic_score=two_stage)
         keep = nms(boxes, scores, iou)[:max_det]
         mapped = boxes_to_image(boxes[keep], geo)
+        if two_stage:
+            return self._classify(rgb, mapped, scores[keep])
         dets = [
             Detection(tuple(float(v) for v in b), self.names[int(c)], float(s))  # type: ignore[arg-type]
             for b, s, c in zip(mapped, scores[keep], cls_ids[keep])
             if (b[2] - b[0]) > 0 and (b[3] - b[1]) > 0
         ]
+        return sorted(dets, key=lambda d: (d.cx, d.cy))
+
+    def _classify(self, rgb: np.ndarray, mapped: np.ndarray, box_scores: np.ndarray) -> list[Detection]:
+        """Second stage: name each box from a crop of the full-resolution photo; conf = box × class."""
+        good = [(tuple(float(v) for v in b), float(s)) for b, s in zip(mapped, box_scores)
+                if (b[2] - b[0]) > 0 and (b[3] - b[1]) > 0]
+        labels = self.classifier.classify(rgb, [b for b, _ in good]) if good else []  # type: ignore[union-attr]
+        dets = [Detection(b, tile, s * p) for (b, s), (tile, p) in zip(good, labels)]  # type: ignore[arg-type]
         return sorted(dets, key=lambda d: (d.cx, d.cy))
 
 

@@ -12,6 +12,8 @@ HELP = "评估识别模型 (evaluate the detector on a labelled YOLO folder)"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dir", help="YOLO split folder (with images/ and labels/)")
     parser.add_argument("--model", help="ONNX model (default: models/tiles.onnx)")
+    parser.add_argument("--single-stage", action="store_true",
+                        help="ignore the crop classifier: the detector's own 34-class labels (for comparison)")
     parser.add_argument("--conf", type=float, default=0.25, help="confidence for accuracy / exact-match")
     parser.add_argument("--limit", type=int, help="only the first N images")
     parser.add_argument("--json", help="also write the figures to this JSON file")
@@ -29,11 +31,12 @@ def _progress(items):  # type: ignore[no-untyped-def]
 
 def run(args: argparse.Namespace) -> int:
     from scoring.errors import JingsuanError
-    from vision.detector import get_detector
+    from vision.detector import DEFAULT_MODEL, TileDetector
     from vision.evaluate import evaluate
 
     try:
-        det = get_detector(args.model)
+        det = TileDetector(args.model or DEFAULT_MODEL, classifier=False if args.single_stage else None)
+        print(f"model {det.path}  stage 2: {det.classifier.path if det.classifier else 'none (single stage)'}")
         result = evaluate(args.dir, lambda p: det(p, conf=0.001), conf=args.conf, progress=_progress, limit=args.limit)
     except (JingsuanError, FileNotFoundError, NotADirectoryError) as exc:
         print(getattr(exc, "zh", str(exc)), file=sys.stderr)

@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default="tiles")
     parser.add_argument("--project", default="runs/detect")
     parser.add_argument("--resume", help="continue from this last.pt")
+    parser.add_argument("--classifier", help="also train the crop classifier (stage 2) and write it to this ONNX file")
+    parser.add_argument("--classifier-epochs", type=int, default=6)
+    parser.add_argument("--classifier-minutes", type=float, help="time budget of the classifier training")
     parser.add_argument("--export", help="after training, export best.pt to this ONNX file")
 
 
@@ -48,6 +51,15 @@ def run(args: argparse.Namespace) -> int:
         )
         save_dir = T.train(cfg)
     print(f"run: {save_dir}")
+    if args.classifier:
+        from vision.train_classifier import collect_crops, train_classifier
+
+        data = Path(args.data_dir)
+        train_set = collect_crops(data / "train", copies=1, jitter=0.06)
+        valid_set = collect_crops(data / "valid") if (data / "valid").is_dir() else None
+        figures = train_classifier(train_set, valid_set, args.classifier, epochs=args.classifier_epochs,
+                                   minutes=args.classifier_minutes)
+        print(f"classifier {args.classifier}: {figures}")
     if args.export:
         out = T.export_onnx(save_dir / "weights" / "best.pt", args.export, imgsz=args.imgsz)
         print(f"exported {out}")

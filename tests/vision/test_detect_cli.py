@@ -9,7 +9,11 @@ import pytest
 from app.cli import main
 from vision.detector import DEFAULT_MODEL
 
-pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="models/tiles.onnx not shipped")
+
+
+@pytest.fixture(autouse=True)
+def _shipped_model() -> None:
+    assert DEFAULT_MODEL.is_file(), "models/tiles.onnx must be shipped"
 
 
 def test_detect_prints_tiles_and_writes_annotated_photo(tmp_path, capsys):

@@ -1,0 +1,94 @@
+"""Second stage of the detector: a small CNN that names the tile in a crop cut from the full photo.
+
+The YOLO stage finds where the tiles are; this stage looks at each tile at the photo's own
+resolution (a 12-MP photo letterboxed to 416 px leaves a tile some 20 px wide, too few to tell
+4/5/6筒 or 二/三萬 apart).  A crop is the box grown by `CROP_MARGIN`, turned upright when it is
+wider than tall (a claimed tile lies sideways), and resized to `CROP_W` × `CROP_H`.
+
+Inference is onnxruntime + OpenCV only; training lives in `vision/train_classifier.py`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from vision.detection import CLASS_NAMES
+from vision.image import DetectorError
+
+CROP_W, CROP_H = 48, 64
+CROP_MARGIN = 0.08
+MEAN = np.array([0.5, 0.5, 0.5], dtype=np.float32)
+STD = np.array([0.25, 0.25, 0.25], dtype=np.float32)
+
+
+def crop_tile(rgb: np.ndarray, box: tuple[float, float, float, float], margin: float = CROP_MARGIN,
+              jitter: np.ndarray | None = None) -> np.ndarray:
+    """The tile under `box` (x1, y1, x2, y2 in the photo's pixels), upright, CROP_H × CROP_W × 3 uint8."""
+    import cv2
+
+    h, w = rgb.shape[:2]
+    x1, y1, x2, y2 = box
+    bw, bh = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+    dx = jitter if jitter is not None else np.zeros(4)
+    x1, x2 = x1 - bw * (margin + dx[0]), x2 + bw * (margin + dx[1])
+    y1, y2 = y1 - bh * (margin + dx[2]), y2 + bh * (margin + dx[3])
+    ix1, iy1 = int(max(0, np.floor(x1))), int(max(0, np.floor(y1)))
+    ix2, iy2 = int(min(w, np.ceil(x2))), int(min(h, np.ceil(y2)))
+    if ix2 <= ix1 or iy2 <= iy1:
+        return np.zeros((CROP_H, CROP_W, 3), np.uint8)
+    crop = rgb[iy1:iy2, ix1:ix2]
+    if crop.shape[1] > crop.shape[0] * 1.15:  # a sideways (claimed) tile: stand it up
+        crop = np.ascontiguousarray(np.rot90(crop, -1))
+    return cv2.resize(crop, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+
+
+def to_blob(crops: np.ndarray) -> np.ndarray:
+    """N × H × W × 3 uint8 crops → N × 3 × H × W float32, normalised as in training."""
+    x = crops.astype(np.float32) / 255.0
+    x = (x - MEAN) / STD
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax."""
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class TileClassifier:
+    """The ONNX crop classifier (35 classes: 34 tiles + `back`)."""
+
+    def __init__(self, model_path: str | Path, threads: int | None = None) -> None:
+        import onnxruntime as ort
+
+        path = Path(model_path)
+        if not path.is_file():
+            raise DetectorError(f"找不到牌面分类模型：{path}", f"tile classifier not found: {path}")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or os.cpu_count() or 1
+        opts.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime's own error types
+            raise DetectorError("牌面分类模型文件损坏", f"cannot load tile classifier {path}: {exc}") from exc
+        self.input_name = self.session.get_inputs()[0].name
+        self.path = path
+
+    def classify(self, rgb: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
+        """(tile code, probability) for each box of the photo."""
+        if not boxes:
+            return []
+        crops = np.stack([crop_tile(rgb, b) for b in boxes])
+        probs = softmax(self.session.run(None, {self.input_name: to_blob(crops)})[0])
+        ids = probs.argmax(axis=1)
+        return [(CLASS_NAMES[int(i)], float(probs[k, i])) for k, i in enumerate(ids)]
+
+    def __call__(self, crops: np.ndarray) -> np.ndarray:
+        """Class probabilities for N prepared crops."""
+        return softmax(self.session.run(None, {self.input_name: to_blob(crops)})[0])
+
+
