@@ -243,7 +243,8 @@ def _prepare_image(image: bytes | bytearray | str | Path) -> tuple[bytes, str, i
             return data, _FORMAT_SUFFIX[fmt], img.width, img.height
     except DatasetError:
         raise
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+    # ImportError: ultralytics, once imported, hooks PIL to try pi_heif on files it cannot identify
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, ImportError, Image.DecompressionBombError) as exc:
         raise DatasetError("这个文件不是可读的图片", f"not a readable image: {exc}") from exc
 
 
