@@ -10,7 +10,6 @@ from app.cli import main
 from vision.detector import DEFAULT_MODEL
 
 
-
 @pytest.fixture(autouse=True)
 def _shipped_model() -> None:
     assert DEFAULT_MODEL.is_file(), "models/tiles.onnx must be shipped"
