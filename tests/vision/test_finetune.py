@@ -259,3 +259,27 @@ def test_real_tiny_finetune_on_cpu(tmp_path, monkeypatch, capfd):
         assert (models / "tiles.prev.onnx").read_bytes() == old_onnx
     else:
         assert (models / "tiles.onnx").read_bytes() == old_onnx
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_cli_train_data_runs_finetune_with_its_options(tmp_path, monkeypatch, capsys):
+    import vision.finetune as F
+    from app.cli import main
+
+    seen: dict[str, object] = {}
+
+    def fake(store_root: Path, model_dir: str, **kw: object) -> FinetuneResult:
+        seen.update(store_root=store_root, model_dir=model_dir, **kw)
+        return _result(replaced=False)
+
+    monkeypatch.setattr(F, "finetune", fake)
+    monkeypatch.setenv("JINGSUAN_DATASETS", str(tmp_path / "datasets"))
+    plain_store(tmp_path / "datasets" / "team", n=2)
+    rc = main(["train", "--data", "team", "--model-dir", str(tmp_path / "m"), "--epochs", "3", "--imgsz", "96",
+               "--holdout", "0.5", "--base-data", str(tmp_path / "nope")])  # fmt: skip
+    assert rc == 0 and "decision: kept" in capsys.readouterr().out
+    assert seen["store_root"] == tmp_path / "datasets" / "team" and seen["model_dir"] == str(tmp_path / "m")
+    assert seen["epochs"] == 3 and seen["imgsz"] == 96 and seen["holdout"] == 0.5
+    assert main(["train", "--data", str(tmp_path / "missing")]) == 2
