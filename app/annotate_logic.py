@@ -138,6 +138,11 @@ def same_boxes(a: Sequence[LabeledBox], b: Sequence[LabeledBox], tol: float = 0.
     )
 
 
+def box_to_select(old: Sequence[LabeledBox], new: Sequence[LabeledBox]) -> int | None:
+    """After a canvas edit: the box just drawn (the canvas appends new boxes last), or None if none was added."""
+    return len(new) - 1 if len(new) > len(old) else None
+
+
 def match_origins(old: Sequence[LabeledBox], new: Sequence[LabeledBox], min_iou: float = 0.3) -> list[int | None]:
     """For each new box, the old box it came from (best IoU, each old box used once), or None if drawn new."""
     pairs = sorted(((iou(o, n), i, j) for i, o in enumerate(old) for j, n in enumerate(new)), reverse=True)

@@ -1,6 +1,6 @@
 """Offline YOLO training and ONNX export with ultralytics (the `train` extra).
 
-Nothing here downloads anything: training starts from a model YAML (no pretrained weights),
+Nothing here downloads anything: training starts from a model YAML or a local ``.pt`` checkpoint,
 ``YOLO_OFFLINE=1`` is set, a local font is copied to where ultralytics looks for ``Arial.ttf`` and
 ``Arial.Unicode.ttf``, and ultralytics' thread count is raised to the machine's core count (its
 default leaves one core idle, which on 2 cores halves the speed).
@@ -93,7 +93,7 @@ class TrainConfig:
 
 
 def train(cfg: TrainConfig) -> Path:
-    """Train from a model YAML (no downloaded weights); returns the run directory."""
+    """Train from a model YAML, or fine-tune a local ``.pt`` checkpoint (never downloads); returns the run directory."""
     threads = prepare_offline()
     from ultralytics import YOLO
 
@@ -102,7 +102,9 @@ def train(cfg: TrainConfig) -> Path:
     args.pop("model")
     if args["time"] is None:
         args.pop("time")
-    model.train(device="cpu", pretrained=False, amp=False, val=True, verbose=True, **args)
+    # ultralytics only seeds the trainer with a loaded checkpoint's weights when `pretrained` is not False
+    from_checkpoint = str(cfg.model).endswith(".pt")
+    model.train(device="cpu", pretrained=from_checkpoint, amp=False, val=True, verbose=True, **args)
     del threads
     return Path(model.trainer.save_dir)
 

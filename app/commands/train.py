@@ -1,4 +1,9 @@
-"""`jingsuan train`: import the data, optionally add synthetic scenes, train YOLO offline, export ONNX."""
+"""`jingsuan train`: import the data, optionally add synthetic scenes, train YOLO offline, export ONNX.
+
+With ``--data datasets/<name>`` it fine-tunes the current model on a team dataset instead
+(`vision.finetune`): the candidate replaces models/tiles.onnx only if it scores better on the
+team's held-back photos, and the model card's fine-tuning log gets a row either way.
+"""
 
 from __future__ import annotations
 
@@ -24,9 +29,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--classifier-epochs", type=int, default=6)
     parser.add_argument("--classifier-minutes", type=float, help="time budget of the classifier training")
     parser.add_argument("--export", help="after training, export best.pt to this ONNX file")
+    ft = parser.add_argument_group("fine-tuning on a team dataset (--data)")
+    ft.add_argument("--data", help="team dataset folder (datasets/<name>, or just <name>): fine-tune the current model on it")
+    ft.add_argument("--base-data", default="runs/data/cmd-v4", help="YOLO data whose train images are mixed in (skipped if missing)")
+    ft.add_argument("--model-dir", default="models", help="where tiles.onnx / tiles.pt / MODEL_CARD.md live")
+    ft.add_argument("--holdout", type=float, default=0.2, help="fraction of the team's photos held back to judge the candidate")
+
+
+def run_finetune(args: argparse.Namespace) -> int:
+    """`jingsuan train --data ...`: fine-tune, compare, adopt only a better model, log it in the model card."""
+    import sys
+
+    from scoring.errors import JingsuanError
+    from vision.dataset_store import default_datasets_root
+    from vision.finetune import finetune
+
+    data = Path(args.data)
+    if not data.is_dir() and len(data.parts) == 1 and (default_datasets_root() / data).is_dir():
+        data = default_datasets_root() / data
+    if not data.is_dir():
+        print(f"没有这个数据集：{data} (no dataset folder {data})", file=sys.stderr)
+        return 2
+    try:
+        r = finetune(
+            data, args.model_dir, base_data=args.base_data, epochs=args.epochs, imgsz=args.imgsz,
+            holdout=args.holdout, batch=args.batch,
+        )  # fmt: skip
+    except JingsuanError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    before = f"mAP50 {r.before.map50:.3f}, per-tile accuracy {r.before.tile_accuracy:.3f}" if r.before else "no current model"
+    print(f"held-back photos: {r.n_heldout}  current: {before}")
+    print(f"candidate: mAP50 {r.after.map50:.3f}, per-tile accuracy {r.after.tile_accuracy:.3f}  ({r.candidate_onnx})")
+    print(f"decision: {r.decision}; logged in {Path(args.model_dir) / 'MODEL_CARD.md'}")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "data", None):
+        return run_finetune(args)
     from vision import train as T
     from vision.data import import_yolo_dataset
 

@@ -301,8 +301,12 @@ def canvas_part(store: DatasetStore, stem: str) -> None:
     )
     drawn = logic.drawing_to_boxes(result.json_data, scale, ss.get("ann_new_cls", CLASS_NAMES[0]), width, height)
     if result.json_data is not None and not logic.same_boxes(drawn, ss["ann_boxes"]):
+        pick = logic.box_to_select(ss["ann_boxes"], drawn)
         saved = ss.get("ann_saved_boxes", [])
         set_boxes(drawn, logic.match_origins(saved, drawn))
+        if pick is not None:  # a box just drawn is the one the class selector below applies to
+            ss["ann_sel"] = pick
+            ss["ann_sel_cls"] = drawn[pick].cls
 
 
 def boxes_part(store: DatasetStore) -> None:

@@ -64,6 +64,14 @@ def test_canvas_edits_resize_origin_new_and_stray_boxes() -> None:
     assert logic.drawing_to_boxes(None, scale, "1m", 400, 300) == []
 
 
+def test_the_box_just_drawn_is_selected() -> None:
+    new = LabeledBox(200, 20, 240, 80, "3z")
+    assert logic.box_to_select(BOXES, [*BOXES, new]) == 3
+    assert logic.box_to_select(BOXES, BOXES[:2]) is None  # a deletion
+    assert logic.box_to_select(BOXES, [BOXES[0]._replace(x2=90), *BOXES[1:]]) is None  # a resize
+    assert logic.box_to_select([], [new]) == 0
+
+
 def test_class_labels_are_chinese_and_map_back() -> None:
     assert logic.class_label("5p") == "五筒 5p"
     assert logic.class_label("back") == "背面 back"

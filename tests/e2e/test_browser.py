@@ -9,10 +9,6 @@ are not the app's time).
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -20,11 +16,9 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]  # fmt: skip
+from tests.e2e.helpers import app_server, choose, tap, wait_for_rerun
+
 DATASET = Path(os.environ.get("JINGSUAN_E2E_DATASET", "/work/shared/data/chinese-mahjong-detection-v4"))
-ROOT = Path(__file__).resolve().parents[2]
 LOG = Path(os.environ.get("JINGSUAN_E2E_LOG", Path(tempfile.gettempdir()) / "jingsuan-e2e-timings.log"))
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -39,68 +33,10 @@ def real_photo() -> Path | None:
     return found[0] if found else None
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import urllib.request
-
-    port = free_port()
-    data = tmp_path_factory.mktemp("ledger")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "app", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data), "--no-qr"],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
-                break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        os.killpg(proc.pid, signal.SIGTERM)
-        raise AssertionError("the app did not start within 60 s")
-    yield f"http://127.0.0.1:{port}/"
-    os.killpg(proc.pid, signal.SIGTERM)
-    proc.wait(timeout=20)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian chromium is missing: run scripts/install_test_system_deps.sh (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
-
-
-def tap(page: object, key: str) -> None:
-    page.locator(f".st-key-{key} button").first.click()  # type: ignore[attr-defined]
-
-
-def choose(page: object, key: str, text: str) -> None:
-    """Pick an option of a Streamlit selectbox by typing it."""
-    box = page.locator(f".st-key-{key} input")  # type: ignore[attr-defined]
-    box.click()
-    box.fill(text)
-    page.keyboard.press("Enter")  # type: ignore[attr-defined]
-
-
-def wait_for_rerun(page: object) -> None:
-    page.wait_for_timeout(150)  # type: ignore[attr-defined]
-    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=20000)  # type: ignore[attr-defined]
+    with app_server(tmp_path_factory.mktemp("ledger")) as url:
+        yield url
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])

@@ -1,0 +1,124 @@
+"""End-to-end in Debian's chromium: on the 标注 page upload a photo, draw a box with the mouse on the
+drawable canvas, relabel it with the class selector, save, and find the box with its new class on disk."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.helpers import app_server, choose, tap, wait_for_rerun
+from vision.data import read_yolo_labels
+from vision.detection import CLASS_NAMES
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+TIMEOUT_MS = 45000
+#: The drawn box's class after the relabel, and how the class selector shows it.
+NEW_CLASS, NEW_CLASS_SHOWN = "5p", "五筒"
+
+
+@pytest.fixture(scope="module")
+def annotate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The app with its datasets folder in a temporary directory → (base URL, datasets folder)."""
+    datasets = tmp_path_factory.mktemp("datasets")
+    with app_server(tmp_path_factory.mktemp("ledger"), {"JINGSUAN_DATASETS": str(datasets)}) as url:
+        yield url, datasets
+
+
+def synthetic_photo() -> tuple[Path, tuple[float, float, float, float]]:
+    """A photo: a row of tiles at the top (KDE art when installed) over empty felt → (file, a box in the empty part).
+
+    The box is drawn where there is no tile, so boxes an installed detector pre-draws never overlap it.
+    """
+    from PIL import Image, ImageDraw
+
+    out = Path(tempfile.mkdtemp()) / "tiles-and-felt.png"
+    img = Image.new("RGB", (640, 400), (40, 110, 70))
+    try:
+        from vision.synth import render_layout
+
+        scene = render_layout([["1m", "2m", "3m", "5p", "9s"]], tile_height=64, background=(40, 110, 70))
+        img.paste(Image.fromarray(scene.image), (0, 0))
+    except Exception:  # no tile art on this machine: drawn rectangles stand in for the tiles
+        for i in range(5):
+            ImageDraw.Draw(img).rectangle((24 + i * 52, 24, 72 + i * 52, 88), fill="white", outline="black")
+    img.save(out)
+    return out, (420.0, 230.0, 480.0, 310.0)
+
+
+def canvas_element(page: object) -> object:
+    """The drawable canvas' event layer: inline (components v2) or inside the component's iframe (v1)."""
+    inline = page.locator("canvas.upper-canvas")  # type: ignore[attr-defined]
+    frames = page.locator('iframe[title*="drawable_canvas"]')  # type: ignore[attr-defined]
+    inline.or_(frames).first.wait_for(timeout=TIMEOUT_MS)
+    if frames.count():
+        return page.frame_locator('iframe[title*="drawable_canvas"]').first.locator("canvas.upper-canvas")  # type: ignore[attr-defined]
+    return inline.first
+
+
+def test_draw_relabel_save(annotate_server: tuple[str, Path], browser: object) -> None:
+    url, datasets = annotate_server
+    photo, empty_box = synthetic_photo()
+    ctx = browser.new_context(viewport={"width": 1280, "height": 1000})  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url + "annotate")
+    page.get_by_role("heading", name="标注").wait_for()
+
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(photo))
+    page.get_by_text("已加入 1 张照片").wait_for()
+    wait_for_rerun(page, TIMEOUT_MS)
+    store = datasets / "table"
+    (label_file,) = sorted((store / "labels").glob("*.txt"))
+    n_before = len(read_yolo_labels(label_file))  # the detector, when installed, pre-draws boxes
+
+    canvas = canvas_element(page)
+    canvas.scroll_into_view_if_needed()  # type: ignore[attr-defined]
+    wait_for_rerun(page, TIMEOUT_MS)
+    area = canvas.bounding_box()  # type: ignore[attr-defined]
+    assert area, "the canvas is not on screen"
+    scale = area["width"] / photo_size(photo)[0]
+    x1, y1, x2, y2 = empty_box
+    page.mouse.move(area["x"] + x1 * scale, area["y"] + y1 * scale)
+    page.mouse.down()
+    page.mouse.move(area["x"] + (x1 + x2) / 2 * scale, area["y"] + (y1 + y2) / 2 * scale, steps=5)
+    page.mouse.move(area["x"] + x2 * scale, area["y"] + y2 * scale, steps=5)
+    page.mouse.up()
+    page.get_by_text(f"框（{n_before + 1} 个）").wait_for()
+    wait_for_rerun(page, TIMEOUT_MS)
+
+    choose(page, "ann_sel_cls", NEW_CLASS_SHOWN)  # the box just drawn is the one picked
+    wait_for_rerun(page, TIMEOUT_MS)
+    page.wait_for_function(  # the box picker now names the new class
+        "([key, text]) => { const el = document.querySelector(`.st-key-${key}`);"
+        " return !!el && (el.innerText + ' ' + [...el.querySelectorAll('input')].map(i => i.value).join(' ')).includes(text); }",
+        arg=["ann_sel", f"#{n_before} {NEW_CLASS_SHOWN}"],
+        timeout=TIMEOUT_MS,
+    )
+    tap(page, "ann_save")
+    page.get_by_text(f"已保存 {n_before + 1} 个框").wait_for()
+    ctx.close()
+
+    boxes = read_yolo_labels(label_file)
+    assert len(boxes) == n_before + 1
+    w, h = photo_size(photo)
+    tol = 6.0  # pixels: mouse positions are rounded to CSS pixels and fabric adds the stroke width
+    near = [b for b in boxes if all(abs(u - v) < tol for u, v in zip(scaled(b.xyxy(), w, h), empty_box))]
+    assert len(near) == 1, f"no saved box at {empty_box}: {[scaled(b.xyxy(), w, h) for b in boxes]}"
+    assert CLASS_NAMES[near[0].cls] == NEW_CLASS
+
+
+def scaled(xyxy: tuple[float, float, float, float], w: int, h: int) -> tuple[float, float, float, float]:
+    """Normalised corners → pixels."""
+    return xyxy[0] * w, xyxy[1] * h, xyxy[2] * w, xyxy[3] * h
+
+
+def photo_size(path: Path) -> tuple[int, int]:
+    """(width, height) of an image file."""
+    from PIL import Image
+
+    with Image.open(path) as img:
+        return img.width, img.height

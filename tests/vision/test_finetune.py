@@ -1,0 +1,285 @@
+"""`vision.finetune`: the replace/keep decision, the model-card log, and fine-tune runs (fake and one real)."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from vision.dataset_store import DatasetError, DatasetStore
+from vision.finetune import (
+    FALLBACK_MODEL,
+    LOG_HEADING,
+    FinetuneResult,
+    Scores,
+    add_log_row,
+    card_row,
+    finetune,
+    should_replace,
+)
+
+HAVE_SYNTH = Path("/usr/share/kmahjongglib/tilesets/default.svgz").exists() and shutil.which("rsvg-convert")
+
+
+def _png(seed: int, size: tuple[int, int] = (96, 64)) -> bytes:
+    """A small distinct PNG (content differs per seed, so every photo gets its own stem)."""
+    from PIL import Image
+
+    rng = np.random.default_rng(seed)
+    img = Image.fromarray(rng.integers(0, 255, size=(size[1], size[0], 3), dtype=np.uint8))
+    out = io.BytesIO()
+    img.save(out, "PNG")
+    return out.getvalue()
+
+
+def plain_store(root: Path, n: int = 6) -> DatasetStore:
+    """A team dataset of `n` random photos with one box each."""
+    store = DatasetStore(root)
+    for i in range(n):
+        store.add_example(_png(i), [(10, 10, 40, 50, "1m")], source="test")
+    return store
+
+
+def model_dir_with(root: Path, onnx: bytes | None, pt: bytes | None) -> Path:
+    """A model folder holding the given tiles.onnx / tiles.pt contents."""
+    root.mkdir(parents=True, exist_ok=True)
+    if onnx is not None:
+        (root / "tiles.onnx").write_bytes(onnx)
+    if pt is not None:
+        (root / "tiles.pt").write_bytes(pt)
+    return root
+
+
+class Fakes:
+    """Training, export and evaluation stand-ins: scores are looked up by the model file's bytes."""
+
+    def __init__(self, scores: dict[bytes, Scores]) -> None:
+        self.scores = scores
+        self.trained: list[tuple[Path, str, int, int]] = []
+        self.evaluated: list[bytes] = []
+
+    def train(self, data_yaml: Path, start: str, work: Path, epochs: int, imgsz: int) -> Path:
+        self.trained.append((data_yaml, start, epochs, imgsz))
+        out = work / "fake-best.pt"
+        out.write_bytes(b"new-pt")
+        return out
+
+    def export(self, weights: Path, out: Path, imgsz: int) -> Path:
+        out.write_bytes(b"new-onnx")
+        return out
+
+    def evaluate(self, model: Path, heldout: Path) -> Scores:
+        data = model.read_bytes()
+        self.evaluated.append(data)
+        return self.scores[data]
+
+
+def run_fake(tmp_path: Path, fakes: Fakes, model_dir: Path, **kw: object) -> FinetuneResult:
+    store = plain_store(tmp_path / "datasets" / "team")
+    return finetune(
+        store.root, model_dir, epochs=2, imgsz=64, work_dir=tmp_path / "work",
+        train_fn=fakes.train, export_fn=fakes.export, eval_fn=fakes.evaluate, log=lambda _m: None, **kw,
+    )  # fmt: skip
+
+
+# --------------------------------------------------------------------------- decision and card
+
+
+def test_should_replace_only_on_strictly_higher_map50():
+    assert should_replace(None, Scores(0.0, 0.0))
+    assert should_replace(Scores(0.5, 0.9), Scores(0.51, 0.1))
+    assert not should_replace(Scores(0.5, 0.1), Scores(0.5, 0.9))  # tie keeps the old model
+    assert not should_replace(Scores(0.6, 0.5), Scores(0.5, 0.9))
+    assert not should_replace(Scores(0.6, 0.5), Scores(float("nan"), 0.9))
+
+
+def _result(**kw: object) -> FinetuneResult:
+    base = {
+        "date": "2025-01-02 03:04 UTC", "dataset": "team", "n_train": 5, "n_heldout": 1, "n_base": 0,
+        "started_from": "tiles.pt", "before": Scores(0.25, 0.5), "after": Scores(0.5, 0.75), "replaced": True,
+        "candidate_onnx": Path("c.onnx"), "work_dir": Path("w"),
+    }  # fmt: skip
+    base.update(kw)
+    return FinetuneResult(**base)  # type: ignore[arg-type]
+
+
+def test_card_row_has_figures_and_decision():
+    row = card_row(_result(n_base=100))
+    assert row.startswith("| 2025-01-02 03:04 UTC | team | 5 / 1 (+100 base) | tiles.pt |")
+    assert "0.250 → 0.500" in row and "0.500 → 0.750" in row and "replaced" in row
+    assert "— → 0.500" in card_row(_result(before=None)) and "adopted" in card_row(_result(before=None))
+    assert "kept" in card_row(_result(replaced=False))
+
+
+def test_add_log_row_creates_then_appends_inside_the_section():
+    text = add_log_row("", "| r1 |\n")
+    assert text.count(LOG_HEADING) == 1 and text.count("| date |") == 1 and text.endswith("| r1 |\n")
+    card = "# Card\n\nintro\n\n## Training\n\nstuff\n"
+    once = add_log_row(card, "| r1 |\n")
+    assert once.startswith(card) and once.endswith(f"{LOG_HEADING}\n\n" + once.split(f"{LOG_HEADING}\n\n")[1])
+    # the section in the middle of the card: the new row goes at the end of its table, before the next heading
+    middle = once + "\n## Licence\n\nCC BY 4.0\n"
+    twice = add_log_row(middle, "| r2 |\n")
+    assert twice.count(LOG_HEADING) == 1 and twice.count("| date |") == 1
+    assert twice.index("| r1 |") < twice.index("| r2 |") < twice.index("## Licence")
+    assert "| r2 |\n\n## Licence" in twice
+    # a hand-written heading without a table gets the table header first
+    bare = add_log_row(f"# C\n\n{LOG_HEADING}\n", "| r |\n")
+    assert bare.endswith(f"{LOG_HEADING}\n\n| date |" + bare.split("| date |", 1)[1]) and bare.endswith("| r |\n")
+
+
+# --------------------------------------------------------------------------- runs with fakes
+
+
+def test_keeps_a_better_current_model(tmp_path):
+    models = model_dir_with(tmp_path / "models", b"old-onnx", b"old-pt")
+    fakes = Fakes({b"old-onnx": Scores(0.8, 0.9), b"new-onnx": Scores(0.4, 0.95)})
+    r = run_fake(tmp_path, fakes, models)
+    assert not r.replaced and r.decision == "kept"
+    assert (models / "tiles.onnx").read_bytes() == b"old-onnx" and (models / "tiles.pt").read_bytes() == b"old-pt"
+    assert not (models / "tiles.prev.onnx").exists()
+    card = (models / "MODEL_CARD.md").read_text(encoding="utf-8")
+    assert LOG_HEADING in card and "kept" in card and "0.800 → 0.400" in card and "0.900 → 0.950" in card
+    assert fakes.trained[0][1] == str((models / "tiles.pt").resolve())  # fine-tuned from the shipped weights
+    assert r.n_train + r.n_heldout == 6 and r.n_heldout >= 1
+
+
+def test_adopts_a_better_candidate_and_keeps_the_old_one(tmp_path):
+    models = model_dir_with(tmp_path / "models", b"old-onnx", b"old-pt")
+    fakes = Fakes({b"old-onnx": Scores(0.3, 0.5), b"new-onnx": Scores(0.6, 0.4)})
+    r = run_fake(tmp_path, fakes, models)
+    assert r.replaced and r.decision == "replaced"
+    assert (models / "tiles.onnx").read_bytes() == b"new-onnx" and (models / "tiles.pt").read_bytes() == b"new-pt"
+    assert (models / "tiles.prev.onnx").read_bytes() == b"old-onnx"
+    assert (models / "tiles.prev.pt").read_bytes() == b"old-pt"
+    assert "replaced" in (models / "MODEL_CARD.md").read_text(encoding="utf-8")
+
+
+def test_no_current_model_adopts_and_only_onnx_trains_from_yaml(tmp_path):
+    models = tmp_path / "empty-models"
+    fakes = Fakes({b"new-onnx": Scores(0.0, 0.0)})
+    r = run_fake(tmp_path, fakes, models)
+    assert r.decision == "adopted" and r.before is None and (models / "tiles.onnx").read_bytes() == b"new-onnx"
+    assert fakes.trained[0][1] == FALLBACK_MODEL and fakes.evaluated == [b"new-onnx"]
+
+    only_onnx = model_dir_with(tmp_path / "onnx-only", b"old-onnx", None)
+    fakes2 = Fakes({b"old-onnx": Scores(0.5, 0.5), b"new-onnx": Scores(0.5, 0.5)})
+    r2 = finetune(
+        tmp_path / "datasets" / "team", only_onnx, work_dir=tmp_path / "work2",
+        train_fn=fakes2.train, export_fn=fakes2.export, eval_fn=fakes2.evaluate, log=lambda _m: None,
+    )  # fmt: skip
+    assert fakes2.trained[0][1] == FALLBACK_MODEL and "cannot be trained" in r2.started_from
+    assert r2.decision == "kept"  # tie keeps the old one
+    assert "cannot be trained" in (only_onnx / "MODEL_CARD.md").read_text(encoding="utf-8")
+
+
+def test_data_yaml_mixes_team_train_and_base_train_and_validates_on_heldout(tmp_path):
+    base = tmp_path / "base"
+    (base / "train" / "images").mkdir(parents=True)
+    (base / "train" / "images" / "b0.jpg").write_bytes(_png(99))
+    (base / "data.yaml").write_text(yaml.safe_dump({"path": str(base), "train": "train/images", "val": "valid/images"}))
+    fakes = Fakes({b"new-onnx": Scores(0.1, 0.1)})
+    r = run_fake(tmp_path, fakes, tmp_path / "m", base_data=base)
+    doc = yaml.safe_load(fakes.trained[0][0].read_text(encoding="utf-8"))
+    store_root = (tmp_path / "datasets" / "team").resolve()
+    assert doc["train"] == [str(store_root / "train.txt"), str((base / "train" / "images").resolve())]
+    held = sorted(p.name for p in (Path(doc["val"])).iterdir())
+    assert len(held) == r.n_heldout and r.n_base == 1
+    assert len(doc["names"]) == 35
+    listed = (store_root / "train.txt").read_text(encoding="utf-8").split()
+    assert len(listed) == r.n_train and not set(Path(p).name for p in listed) & set(held)
+
+
+def test_refuses_a_dataset_too_small_to_hold_back(tmp_path):
+    store = plain_store(tmp_path / "tiny", n=1)
+    with pytest.raises(DatasetError):
+        finetune(store.root, tmp_path / "m", train_fn=Fakes({}).train, log=lambda _m: None)
+
+
+# --------------------------------------------------------------------------- one real run
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAVE_SYNTH, reason="needs kdegames-mahjongg-data-kf5 and librsvg2-bin (scripts/install_test_system_deps.sh)")
+def test_real_tiny_finetune_on_cpu(tmp_path, monkeypatch, capfd):
+    pytest.importorskip("ultralytics")
+    from vision.detection import CLASS_NAMES
+    from vision.finetune import default_train
+    from vision.synth import random_scene, write_yolo_sample
+    from vision.train import TrainConfig, export_onnx, train
+
+    monkeypatch.setenv("YOLO_OFFLINE", "1")
+    rng = np.random.default_rng(3)
+    # the current model: 1 epoch at 64 px on a few synthetic scenes
+    for split, n in (("train", 4), ("valid", 1)):
+        for i in range(n):
+            write_yolo_sample(random_scene(rng, tile_height=40), tmp_path / "base" / split, f"b{i}")
+    (tmp_path / "base" / "data.yaml").write_text(
+        yaml.safe_dump({"path": str(tmp_path / "base"), "train": "train/images", "val": "valid/images",
+                        "names": dict(enumerate(CLASS_NAMES))})
+    )  # fmt: skip
+    run_dir = train(
+        TrainConfig(data=str(tmp_path / "base" / "data.yaml"), imgsz=64, epochs=1, batch=2, workers=0,
+                    project=str(tmp_path / "runs"), name="base", close_mosaic=0)
+    )  # fmt: skip
+    models = tmp_path / "models"
+    models.mkdir()
+    shutil.copyfile(run_dir / "weights" / "best.pt", models / "tiles.pt")
+    export_onnx(models / "tiles.pt", models / "tiles.onnx", imgsz=64)
+    old_onnx = (models / "tiles.onnx").read_bytes()
+
+    # the team dataset: synthetic scenes stored through the dataset store
+    store = DatasetStore(tmp_path / "datasets" / "team")
+    for _ in range(6):
+        scene = random_scene(rng, tile_height=40)
+        buf = io.BytesIO()
+        from PIL import Image
+
+        Image.fromarray(scene.image).save(buf, "PNG")
+        store.add_example(buf.getvalue(), [(*t.box, t.tile) for t in scene.tiles], source="synth")
+
+    capfd.readouterr()
+    r = finetune(
+        store.root, models, base_data=None, epochs=1, imgsz=64, work_dir=tmp_path / "ft",
+        train_fn=lambda d, s, w, e, i: default_train(d, s, w, e, i, batch=2, workers=0), log=lambda _m: None,
+    )  # fmt: skip
+    assert "Transferred" in "".join(capfd.readouterr())  # ultralytics seeded the run with tiles.pt's weights
+    assert r.before is not None and r.started_from == "tiles.pt"
+    assert 0.0 <= r.after.map50 <= 1.0 and 0.0 <= r.after.tile_accuracy <= 1.0
+    assert r.candidate_onnx.stat().st_size > 100_000
+    card = (models / "MODEL_CARD.md").read_text(encoding="utf-8")
+    assert LOG_HEADING in card and "| team | " in card
+    assert f"{r.before.map50:.3f} → {r.after.map50:.3f}" in card
+    assert f"{r.before.tile_accuracy:.3f} → {r.after.tile_accuracy:.3f}" in card
+    if r.replaced:
+        assert (models / "tiles.prev.onnx").read_bytes() == old_onnx
+    else:
+        assert (models / "tiles.onnx").read_bytes() == old_onnx
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_cli_train_data_runs_finetune_with_its_options(tmp_path, monkeypatch, capsys):
+    import vision.finetune as F
+    from app.cli import main
+
+    seen: dict[str, object] = {}
+
+    def fake(store_root: Path, model_dir: str, **kw: object) -> FinetuneResult:
+        seen.update(store_root=store_root, model_dir=model_dir, **kw)
+        return _result(replaced=False)
+
+    monkeypatch.setattr(F, "finetune", fake)
+    monkeypatch.setenv("JINGSUAN_DATASETS", str(tmp_path / "datasets"))
+    plain_store(tmp_path / "datasets" / "team", n=2)
+    rc = main(["train", "--data", "team", "--model-dir", str(tmp_path / "m"), "--epochs", "3", "--imgsz", "96",
+               "--holdout", "0.5", "--base-data", str(tmp_path / "nope")])  # fmt: skip
+    assert rc == 0 and "decision: kept" in capsys.readouterr().out
+    assert seen["store_root"] == tmp_path / "datasets" / "team" and seen["model_dir"] == str(tmp_path / "m")
+    assert seen["epochs"] == 3 and seen["imgsz"] == 96 and seen["holdout"] == 0.5
+    assert main(["train", "--data", str(tmp_path / "missing")]) == 2
