@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +42,8 @@ def read_photo(data: bytes) -> PhotoReading:
     try:
         import vision
 
-        detections = list(vision.detect(data))
+        model_dir = os.environ.get("JINGSUAN_MODEL_DIR")  # `jingsuan app --models DIR`
+        detections = list(vision.detect(data, model=Path(model_dir) / "tiles.onnx" if model_dir else None))
     except (ModuleNotFoundError, FileNotFoundError):
         return PhotoReading(message=tr("no_model"), seconds=time.perf_counter() - start)
     except JingsuanError as exc:

@@ -24,7 +24,9 @@ NEW_CLASS, NEW_CLASS_SHOWN = "5p", "五筒"
 def annotate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """The app with its datasets folder in a temporary directory → (base URL, datasets folder)."""
     datasets = tmp_path_factory.mktemp("datasets")
-    with app_server(tmp_path_factory.mktemp("ledger"), {"JINGSUAN_DATASETS": str(datasets)}) as url:
+    # no model (an empty --models folder): the page starts with no pre-drawn boxes, the drawn one is #0
+    env = {"JINGSUAN_DATASETS": str(datasets), "JINGSUAN_MODEL_DIR": str(tmp_path_factory.mktemp("no-model"))}
+    with app_server(tmp_path_factory.mktemp("ledger"), env) as url:
         yield url, datasets
 
 
