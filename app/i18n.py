@@ -142,6 +142,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ann_add_box": ("手动添加一个框（像素）", "Add a box by hand (pixels)"),
     "ann_add": ("添加", "Add"),
     "ann_save": ("保存标注", "Save labels"),
+    "ann_toggle_reviewed": ("切换已核对", "Toggle reviewed"),
     "ann_saved": ("已保存 {n} 个框。", "Saved {n} boxes."),
     "ann_reviewed": ("已核对（标注无误）", "Reviewed (labels are right)"),
     "ann_unsaved": ("有未保存的修改。", "There are unsaved changes."),

@@ -140,6 +140,16 @@ def on_reviewed(store: DatasetStore) -> None:
     save_current(store)
 
 
+def toggle_reviewed(store: DatasetStore) -> None:
+    """Keyboard shortcut V: flip the review mark and save."""
+    st.session_state["ann_reviewed"] = not st.session_state.get("ann_reviewed", False)
+    save_current(store)
+
+
+#: Laptop keyboard shortcuts of the 标注 page (Streamlit button shortcuts; shown on the buttons).
+SHORTCUTS = {"ann_save": "S", "ann_delete": "Delete", "ann_toggle_reviewed": "V"}
+
+
 # ----------------------------------------------------------------------------- page parts
 
 
@@ -335,7 +345,7 @@ def boxes_part(store: DatasetStore) -> None:
             on_change=on_pick_box,
         )
         c2.selectbox(tr("ann_box_cls"), CLASS_NAMES, format_func=cls_label, key="ann_sel_cls", on_change=on_change_class)
-        c3.button(tr("ann_delete_box"), key="ann_delete", on_click=delete_box)
+        c3.button(tr("ann_delete_box"), key="ann_delete", on_click=delete_box, shortcut=SHORTCUTS["ann_delete"])
     with st.expander(tr("ann_add_box")):
         w, h = ss.get("ann_size", (1, 1))
         c = st.columns(4)
@@ -352,9 +362,12 @@ def save_part(store: DatasetStore) -> None:
     ss = st.session_state
     if not logic.same_boxes(ss.get("ann_boxes", []), ss.get("ann_saved_boxes", []), tol=0.01):
         st.warning(tr("ann_unsaved"))
-    c1, c2 = st.columns(2)
-    c1.button(tr("ann_save"), type="primary", key="ann_save", on_click=save_current, args=(store,))
+    c1, c2, c3 = st.columns(3)
+    c1.button(tr("ann_save"), type="primary", key="ann_save", on_click=save_current, args=(store,),
+              shortcut=SHORTCUTS["ann_save"])
     c2.checkbox(tr("ann_reviewed"), key="ann_reviewed", on_change=on_reviewed, args=(store,))
+    c3.button(tr("ann_toggle_reviewed"), key="ann_toggle_reviewed", on_click=toggle_reviewed, args=(store,),
+              shortcut=SHORTCUTS["ann_toggle_reviewed"])
     flash = ss.pop("ann_flash", None)
     if flash:
         (st.success if flash[0] == "success" else st.error)(flash[1])

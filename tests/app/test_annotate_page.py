@@ -194,6 +194,11 @@ def test_annotate_page_upload_edit_save_and_review(dirs: Path) -> None:
     assert "已核对 1 / 2 张" in str(at.get("progress")[0].proto.text)
     at.checkbox(key="ann_reviewed").uncheck().run()
     assert store.progress() == (0, 2)
+    # the laptop shortcuts: S saves, Delete removes the box, V flips the review mark
+    shortcuts = {b.key: b.proto.shortcut for b in at.button if b.key in ("ann_save", "ann_delete", "ann_toggle_reviewed")}
+    assert shortcuts == {"ann_save": "s", "ann_delete": "delete", "ann_toggle_reviewed": "v"}  # Streamlit lower-cases them
+    at.button(key="ann_toggle_reviewed").click().run()
+    assert store.progress() == (1, 2) and at.session_state["ann_reviewed"] is True
 
 
 def test_annotate_page_new_dataset_and_bad_name(dirs: Path) -> None:
