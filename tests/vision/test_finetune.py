@@ -205,7 +205,16 @@ def test_refuses_a_dataset_too_small_to_hold_back(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.skipif(not HAVE_SYNTH, reason="needs kdegames-mahjongg-data-kf5 and librsvg2-bin (scripts/install_test_system_deps.sh)")
-def test_real_tiny_finetune_on_cpu(tmp_path, monkeypatch, capfd):
+def _weights(pt: Path) -> dict:
+    """Float state dict of an ultralytics checkpoint."""
+    import torch
+
+    ckpt = torch.load(str(pt), map_location="cpu", weights_only=False)
+    model = ckpt.get("ema") or ckpt["model"]
+    return {k: v.float() for k, v in model.state_dict().items()}
+
+
+def test_real_tiny_finetune_on_cpu(tmp_path, monkeypatch):
     pytest.importorskip("ultralytics")
     from vision.detection import CLASS_NAMES
     from vision.finetune import default_train
@@ -242,12 +251,24 @@ def test_real_tiny_finetune_on_cpu(tmp_path, monkeypatch, capfd):
         Image.fromarray(scene.image).save(buf, "PNG")
         store.add_example(buf.getvalue(), [(*t.box, t.tile) for t in scene.tiles], source="synth")
 
-    capfd.readouterr()
-    r = finetune(
-        store.root, models, base_data=None, epochs=1, imgsz=64, work_dir=tmp_path / "ft",
-        train_fn=lambda d, s, w, e, i: default_train(d, s, w, e, i, batch=2, workers=0), log=lambda _m: None,
-    )  # fmt: skip
-    assert "Transferred" in "".join(capfd.readouterr())  # ultralytics seeded the run with tiles.pt's weights
+    trained: list[Path] = []
+
+    def train_fn(d, s, w, e, i):  # noqa: ANN001, ANN202 - the finetune train_fn signature
+        trained.append(default_train(d, s, w, e, i, batch=2, workers=0))
+        return trained[-1]
+
+    r = finetune(store.root, models, base_data=None, epochs=1, imgsz=64, work_dir=tmp_path / "ft",
+                 train_fn=train_fn, log=lambda _m: None)
+    # ultralytics seeded the run with tiles.pt's weights: the candidate is near them, unlike a fresh net
+    start, cand = _weights(models / "tiles.prev.pt" if (models / "tiles.prev.pt").exists() else models / "tiles.pt"), _weights(trained[0])
+    from ultralytics import YOLO
+
+    fresh = {k: v.float() for k, v in YOLO("yolov8n.yaml").model.state_dict().items()}
+    keys = [k for k in start if k.endswith("conv.weight") and k in fresh and fresh[k].shape == start[k].shape]
+    assert len(keys) > 20
+    moved = sum(float((cand[k] - start[k]).abs().mean()) for k in keys)
+    random_gap = sum(float((fresh[k] - start[k]).abs().mean()) for k in keys)
+    assert moved < 0.5 * random_gap, (moved, random_gap)
     assert r.before is not None and r.started_from == "tiles.pt"
     assert 0.0 <= r.after.map50 <= 1.0 and 0.0 <= r.after.tile_accuracy <= 1.0
     assert r.candidate_onnx.stat().st_size > 100_000
