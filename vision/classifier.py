@@ -10,13 +10,12 @@ Inference is onnxruntime + OpenCV only; training lives in `vision/train_classifi
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 
 from vision.detection import CLASS_NAMES
-from vision.image import DetectorError
+from vision.runtime import open_session
 
 CROP_W, CROP_H = 48, 64
 CROP_MARGIN = 0.08
@@ -63,18 +62,8 @@ class TileClassifier:
     """The ONNX crop classifier (35 classes: 34 tiles + `back`)."""
 
     def __init__(self, model_path: str | Path, threads: int | None = None) -> None:
-        import onnxruntime as ort
-
         path = Path(model_path)
-        if not path.is_file():
-            raise DetectorError(f"找不到牌面分类模型：{path}", f"tile classifier not found: {path}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or os.cpu_count() or 1
-        opts.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime's own error types
-            raise DetectorError("牌面分类模型文件损坏", f"cannot load tile classifier {path}: {exc}") from exc
+        self.session = open_session(path, threads, "牌面分类模型", "tile classifier")
         self.input_name = self.session.get_inputs()[0].name
         self.path = path
 
@@ -82,8 +71,7 @@ class TileClassifier:
         """(tile code, probability) for each box of the photo."""
         if not boxes:
             return []
-        crops = np.stack([crop_tile(rgb, b) for b in boxes])
-        probs = softmax(self.session.run(None, {self.input_name: to_blob(crops)})[0])
+        probs = self(np.stack([crop_tile(rgb, b) for b in boxes]))
         ids = probs.argmax(axis=1)
         return [(CLASS_NAMES[int(i)], float(probs[k, i])) for k, i in enumerate(ids)]
 

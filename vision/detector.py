@@ -9,7 +9,6 @@ mapped back to the photo's pixels, sorted left to right.
 from __future__ import annotations
 
 import json
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import numpy as np
 
 from vision.detection import CLASS_NAMES, Detection
 from vision.image import DetectorError, boxes_to_image, letterbox, load_image
+from vision.runtime import open_session
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "tiles.onnx"
@@ -102,18 +102,8 @@ class TileDetector:
                  classifier: str | Path | None | bool = None) -> None:
         """`classifier`: a crop classifier ONNX (two-stage), None = `tile_classifier.onnx` beside the
         model if there is one, False = the detector's own 34-class labels (single stage)."""
-        import onnxruntime as ort
-
         path = Path(model_path)
-        if not path.is_file():
-            raise DetectorError(f"找不到识别模型：{path}", f"detector model not found: {path}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or os.cpu_count() or 1
-        opts.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own Fail/InvalidProtobuf types
-            raise DetectorError("识别模型文件损坏，无法加载", f"cannot load detector model {path}: {exc}") from exc
+        self.session = open_session(path, threads, "识别模型", "detector model")
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         shape = inp.shape
