@@ -40,7 +40,7 @@ def _from_pil(img: Any) -> np.ndarray:
 
 
 def _open_pil(data: bytes | str | Path) -> Any:
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image
 
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
     try:
@@ -50,11 +50,9 @@ def _open_pil(data: bytes | str | Path) -> Any:
         return img
     except FileNotFoundError as exc:
         raise DetectorError(f"找不到照片：{data}", f"photo not found: {data}") from exc
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        raise DetectorError("这个文件不是可读的图片", f"not a readable image: {exc}") from exc
     except Image.DecompressionBombError as exc:
         raise DetectorError("照片太大，请缩小后再试", f"image too large: {exc}") from exc
-    except Exception as exc:  # a plugin (e.g. ultralytics' HEIF hook) failing on a non-image
+    except Exception as exc:  # PIL's UnidentifiedImageError/OSError/…, or a plugin (ultralytics' HEIF hook) failing
         raise DetectorError("这个文件不是可读的图片", f"not a readable image: {exc}") from exc
 
 
