@@ -120,14 +120,23 @@ def resume(last_pt: str | Path) -> Path:
 
 
 def export_onnx(weights: str | Path, out: str | Path, imgsz: int = 416) -> Path:
-    """Export a checkpoint to a static-shape ONNX file (1×3×imgsz×imgsz, raw YOLO head output)."""
+    """Export a checkpoint to a static-shape ONNX file (1×3×imgsz×imgsz, raw YOLO head output).
+
+    ultralytics writes ``<weights>.onnx`` beside the checkpoint, so exporting ``models/tiles.pt`` would
+    silently replace the shipped ``models/tiles.onnx``; the export runs on a temporary copy instead and
+    only `out` is written.
+    """
+    import tempfile
+
     prepare_offline()
     from ultralytics import YOLO
 
-    model = YOLO(str(weights))
-    produced = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False, nms=False))
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    if produced.resolve() != out.resolve():
+    with tempfile.TemporaryDirectory(prefix="jingsuan-export-") as tmp:
+        copy = Path(tmp) / Path(weights).name
+        shutil.copyfile(weights, copy)
+        model = YOLO(str(copy))
+        produced = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False, nms=False))
         shutil.copyfile(produced, out)
     return out

@@ -44,8 +44,11 @@ def test_one_epoch_train_export_and_detect(tmp_path, monkeypatch):
     )
     best = run_dir / "weights" / "best.pt"
     assert best.exists()
+    beside = best.with_suffix(".onnx")
+    beside.write_bytes(b"the model the app ships")  # e.g. models/tiles.onnx next to models/tiles.pt
     onnx_path = export_onnx(best, tmp_path / "smoke.onnx", imgsz=64)
     assert onnx_path.stat().st_size > 100_000
+    assert beside.read_bytes() == b"the model the app ships", "export must not overwrite the ONNX beside the weights"
     det = TileDetector(onnx_path)
     assert det.imgsz == 64 and det.names == CLASS_NAMES
     img = tmp_path / "data" / "valid" / "images" / "s0.jpg"
