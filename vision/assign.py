@@ -31,6 +31,10 @@ from vision.detection import Detection
 GAP_FRACTION = 0.3  # of the median tile width: a bigger gap starts a new group
 ROW_FRACTION = 0.5  # of the median tile height: a bigger perpendicular jump starts a new row
 LOW_CONFIDENCE = 0.5
+DOUBTFUL = 0.2  # a box below this confidence may be set aside when that makes the photo's counts add up
+MAX_SET_ASIDE = 2
+#: Questions that mean the layout does not add up (a box too many or a stray box).
+TROUBLE = frozenset({"tile_count", "unexplained_tiles", "indicator", "not_a_meld"})
 MAX_ANGLE = math.radians(40)
 BACK = "back"
 ROLES = ("hand", "win", "meld", "indicator", "unknown")
@@ -116,6 +120,7 @@ class Assignment:
     confidence: dict[str, float] = field(default_factory=dict)
     questions: list[dict[str, str]] = field(default_factory=list)
     angle_deg: float = 0.0
+    set_aside: list[Detection] = field(default_factory=list)
 
     def winner_tiles(self) -> list[str]:
         """Concealed hand + winning tile (what the score page edits)."""
@@ -139,6 +144,8 @@ class Assignment:
             "jing_marks": self.jing_marks(),
             "confidence": {k: round(v, 3) for k, v in self.confidence.items()},
             "questions": [dict(q) for q in self.questions],
+            "set_aside": [{"tile": d.tile, "conf": round(d.conf, 3), "box": [round(v, 1) for v in d.box]}
+                          for d in self.set_aside],
         }
 
 
@@ -577,11 +584,48 @@ def _inside(d: Detection, image_size: tuple[int, int] | None) -> bool:
 def assign(
     detections: Sequence[Detection], image_size: tuple[int, int] | None = None, indicator: str | None = None
 ) -> Assignment:
-    """Rows, groups and roles of a photo's detections; `indicator` (a tile code) overrides the photo's."""
+    """Rows, groups and roles of a photo's detections; `indicator` (a tile code) overrides the photo's.
+
+    When the layout does not add up (a tile too many, a stray box), the doubtful boxes (conf < DOUBTFUL)
+    are set aside, least sure first, up to MAX_SET_ASIDE; the first layout that adds up is kept and the
+    boxes set aside are named in a question, so the player can put one back.
+    """
     given = _normalise_indicator(indicator)
     dets = [d for d in detections if d.width > 0 and d.height > 0 and _inside(d, image_size)]
     if not dets:
         return _empty(given)
+    first = _assign_layout(dets, given)
+    if not _troubled(first):
+        return first
+    doubtful = sorted((d for d in dets if d.conf < DOUBTFUL), key=lambda d: d.conf)
+    for k in range(1, min(MAX_SET_ASIDE, len(doubtful)) + 1):
+        aside = doubtful[:k]
+        kept = [d for d in dets if all(d is not x for x in aside)]
+        if not kept:
+            break
+        retry = _assign_layout(kept, given)
+        if not _troubled(retry):
+            retry.set_aside = aside
+            retry.questions.append(set_aside_question(aside))
+            return retry
+    return first
+
+
+def _troubled(a: Assignment) -> bool:
+    """The layout does not add up: a count, stray-box, indicator or meld question."""
+    return any(q["code"] in TROUBLE for q in a.questions)
+
+
+def set_aside_question(aside: Sequence[Detection]) -> dict[str, str]:
+    """Name the doubtful boxes left out so that the tile count adds up."""
+    zh = "、".join(f"{_zh(d.tile)}({d.conf:.2f})" for d in sorted(aside, key=lambda d: d.cx))
+    en = ", ".join(f"{d.tile} ({d.conf:.2f})" for d in sorted(aside, key=lambda d: d.cx))
+    return question("set_aside", f"这几个框不太像牌，已略去（张数才对得上）；若是牌请补上：{zh}",
+                    f"doubtful boxes left out so the tile count adds up; add back any that is a tile: {en}")
+
+
+def _assign_layout(dets: list[Detection], given: str | None) -> Assignment:
+    """One pass of rows → groups → roles over `dets`."""
     angle = estimate_angle(dets)
     placed = place(dets, angle)
     width, height = tile_size([p for p in placed if p.face_up] or placed)

@@ -279,3 +279,23 @@ def test_a_gap_inside_the_hand_as_wide_as_the_win_gap_asks_to_check_the_winning_
     a = assign(layout([[["9m"]], [HAND[:5], HAND[5:], ["3m"]]]))
     assert a.hand == HAND and a.win_tile == "3m"  # kept, but ...
     assert "win_tile_check" in codes(a) and a.confidence["win"] < 0.9  # ... asked about
+
+
+def _with_doubtful_extra(conf: float) -> list[Detection]:
+    """The FULL layout plus a box read as 2p inside the hand row (a patch of table, a half-seen tile)."""
+    rows = [[["9m"]], [[*HAND[:5], "2p", *HAND[5:10]], ["2z"]], [["4m>", "5m", "6m"]]]
+    return [Detection(d.box, d.tile, conf) if d.tile == "2p" else d for d in layout(rows)]
+
+
+def test_a_doubtful_extra_box_is_set_aside_when_that_makes_the_count_right() -> None:
+    a = assign(_with_doubtful_extra(0.08))
+    assert a.hand == HAND[:10] and a.win_tile == "2z" and len(a.melds) == 1
+    assert [d.tile for d in a.set_aside] == ["2p"]
+    q = [q for q in a.questions if q["code"] == "set_aside"]
+    assert q and "2p (0.08)" in q[0]["en"] and "二筒" in q[0]["zh"] and "tile_count" not in codes(a)
+    assert a.to_round_part()["set_aside"][0]["tile"] == "2p"
+
+
+def test_a_confident_extra_box_is_kept_and_the_count_asked_about() -> None:
+    a = assign(_with_doubtful_extra(0.9))
+    assert a.set_aside == [] and "tile_count" in codes(a) and "2p" in a.hand
