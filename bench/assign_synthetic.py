@@ -179,15 +179,17 @@ def truth_roles(scene: Any, lay: Layout) -> list[str]:
     return out
 
 
-def assigned_roles(a: Assignment) -> dict[Detection, str]:
-    """Role label the assignment gave each detection (same labels as `truth_roles`)."""
+def assigned_roles(a: Assignment) -> dict[tuple[float, ...], str]:
+    """Role label the assignment gave each detection's box (same labels as `truth_roles`).
+
+    Keyed by box: a tile the assignment re-read (a guessed meld) is a new Detection on the same box."""
     out = {}
     for t in a.tiles:
         if t.role == "meld" and t.meld is not None:
             m = a.melds[t.meld]
-            out[t.det] = f"meld:{m['type']}:{m.get('tiles')}"
+            out[t.det.box] = f"meld:{m['type']}:{m.get('tiles')}"
         else:
-            out[t.det] = t.role
+            out[t.det.box] = t.role
     return out
 
 
@@ -267,7 +269,7 @@ def score_one(score: Score, scene: Any, lay: Layout, dets: list[Detection], matc
     roles = assigned_roles(a)
     truth = truth_roles(scene, lay)
     score.tiles += len(truth)
-    score.right += sum(d is not None and roles.get(d) == r for d, r in zip(matched, truth))
+    score.right += sum(d is not None and roles.get(d.box) == r for d, r in zip(matched, truth))
     score.layouts += 1
     score.settled += settles_equal(truth_doc(lay), a)
 

@@ -307,6 +307,44 @@ def classify_meld(g: Sequence[Placed]) -> tuple[dict[str, Any] | None, list[dict
                            f"the group {' '.join(codes)} is not a chi, peng or kong; please check")], 0.0
 
 
+def guess_meld(
+    g: Sequence[Placed],
+) -> tuple[list[Placed], dict[str, Any], list[dict[str, str]], float] | None:
+    """A group that is one misread tile away from a meld: the least sure tile (conf < LOW_CONFIDENCE) re-read.
+
+    Only when exactly one tile code makes the group a 碰, 杠 or 吃; the guess is asked about, never silent.
+    """
+    if len(g) not in (3, 4) or any(not p.face_up for p in g):
+        return None
+    order = sorted(range(len(g)), key=lambda i: g[i].det.conf)
+    weakest = order[0]
+    if g[weakest].det.conf >= LOW_CONFIDENCE or g[weakest].det.conf == g[order[1]].det.conf:
+        return None
+    others = [p.tile for i, p in enumerate(g) if i != weakest]
+    fits = [c for c in CODES if _is_meld_of([*others, c])]
+    if len(fits) != 1:
+        return None
+    old = g[weakest]
+    fixed = Placed(Detection(old.det.box, fits[0], old.det.conf), old.u, old.v, old.along, old.across)
+    tiles = [fixed if i == weakest else p for i, p in enumerate(g)]
+    meld, qs, conf = classify_meld(tiles)
+    if meld is None:
+        return None
+    codes = [p.tile for p in tiles]
+    q = question("meld_guess",
+                 f"这一组里有一张认成了 {_zh(old.tile)}（不确定 {old.det.conf:.2f}），按 {_run_zh(codes)} 计，请核对",
+                 f"one tile of this group read as {old.tile} ({old.det.conf:.2f}) is taken as {fits[0]}: "
+                 f"{' '.join(codes)}; please check")
+    return tiles, meld, [*qs, q], conf * 0.5
+
+
+def _is_meld_of(codes: list[str]) -> bool:
+    """Three identical, four identical, or a chow (suited or honour)."""
+    if len(set(codes)) == 1:
+        return True
+    return len(codes) == 3 and is_sequence([tile(c).index for c in codes])
+
+
 def _classify_concealed_kong(
     codes: list[str], faces: list[str], conf: float
 ) -> tuple[dict[str, Any] | None, list[dict[str, str]], float]:
@@ -422,6 +460,8 @@ def assign_melds(st: _State) -> None:
             _cut_long_group(st, g)
             continue
         meld, qs, conf = classify_meld(g.tiles)
+        if meld is None and (guess := guess_meld(g.tiles)) is not None:
+            g.tiles, meld, qs, conf = guess
         st.questions += qs
         g.role, g.meld, g.confidence = ("meld", meld, conf) if meld else ("unknown", None, 0.0)
 

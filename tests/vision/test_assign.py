@@ -299,3 +299,35 @@ def test_a_doubtful_extra_box_is_set_aside_when_that_makes_the_count_right() -> 
 def test_a_confident_extra_box_is_kept_and_the_count_asked_about() -> None:
     a = assign(_with_doubtful_extra(0.9))
     assert a.set_aside == [] and "tile_count" in codes(a) and "2p" in a.hand
+
+
+def _meld_row_with(group: list[str], unsure: int, conf: float = 0.2) -> list[Detection]:
+    """FULL's hand with `group` as the meld, its tile at index `unsure` read with low confidence."""
+    dets = layout([[["9m"]], [HAND[:10], ["2z"]], [group]])
+    meld_dets = dets[-3:]
+    weak = meld_dets[unsure]
+    return [Detection(d.box, d.tile, conf) if d is weak else d for d in dets]
+
+
+def test_a_meld_one_unsure_tile_away_from_a_peng_is_taken_as_that_peng_and_asked_about() -> None:
+    a = assign(_meld_row_with(["7p>", "7p", "1p"], unsure=2))
+    assert a.melds == [{"type": "peng", "tiles": "777p", "claimed": "7p"}]
+    assert "tile_count" not in codes(a) and "not_a_meld" not in codes(a)
+    q = [q for q in a.questions if q["code"] == "meld_guess"][0]
+    assert "1p (0.20)" in q["en"] and "7p" in q["en"] and "一筒" in q["zh"]
+    assert [m["tile"] for m in a.jing_marks() if m["role"] == "meld"] == ["7p", "7p", "7p"]
+
+
+def test_a_chow_with_its_unsure_middle_tile_misread_is_repaired() -> None:
+    a = assign(_meld_row_with(["4s>", "9s", "6s"], unsure=1))
+    assert a.melds == [{"type": "chi", "tiles": "456s", "claimed": "4s"}] and "meld_guess" in codes(a)
+
+
+def test_a_group_two_ways_from_a_meld_is_not_guessed() -> None:
+    a = assign(_meld_row_with(["4m>", "5m", "1p"], unsure=2))  # 3m or 6m
+    assert a.melds == [] and "not_a_meld" in codes(a) and "meld_guess" not in codes(a)
+
+
+def test_a_confident_odd_tile_is_not_re_read() -> None:
+    a = assign(_meld_row_with(["7p>", "7p", "1p"], unsure=2, conf=0.9))
+    assert a.melds == [] and "not_a_meld" in codes(a)
