@@ -28,7 +28,11 @@ from scoring.shapes.decompose import is_sequence
 from scoring.tiles import CODES, format_tiles, jing_of, parse_tiles, tile
 from vision.detection import Detection
 
-GAP_FRACTION = 0.3  # of the median tile width: a bigger gap starts a new group
+GAP_FRACTION = 0.3  # of the median tile width: a bigger gap always starts a new group
+#: A gap this much wider than the row's usual gap between touching tiles also starts a group (detector
+#: boxes run a little loose, eating into the half-tile gap before the winning tile), never below MIN_GAP.
+GAP_OVER_USUAL = 0.15
+MIN_GAP_FRACTION = 0.15
 ROW_FRACTION = 0.5  # of the median tile height: a bigger perpendicular jump starts a new row
 LOW_CONFIDENCE = 0.5
 DOUBTFUL = 0.2  # a box below this confidence may be set aside when that makes the photo's counts add up
@@ -261,12 +265,21 @@ def gaps(row: Sequence[Placed]) -> list[float]:
 
 
 def split_groups(row: Sequence[Placed], width: float, row_index: int = 0) -> list[Group]:
-    """Split an ordered row where a gap exceeds GAP_FRACTION of the median tile width."""
+    """Split an ordered row where a gap is wide for this row: over GAP_FRACTION of the tile width, or,
+    between two standing tiles of a row of 5 or more, GAP_OVER_USUAL wider than the row's median gap
+    (and over MIN_GAP_FRACTION). Gaps next to a sideways tile measure wide and keep the fixed rule."""
     if not row:
         return []
+    row_gaps = gaps(row)
+    fixed = GAP_FRACTION * width
+    adaptive = fixed
+    if len(row_gaps) >= 4:
+        usual = float(np.median(row_gaps))
+        adaptive = width * min(GAP_FRACTION, max(MIN_GAP_FRACTION, usual / width + GAP_OVER_USUAL))
     groups = [Group([row[0]], row_index)]
-    for p, gap in zip(row[1:], gaps(row)):
-        if gap > GAP_FRACTION * width:
+    for prev, p, gap in zip(row, row[1:], row_gaps):
+        limit = fixed if (prev.sideways or p.sideways) else adaptive
+        if gap > limit:
             groups.append(Group([p], row_index))
         else:
             groups[-1].tiles.append(p)

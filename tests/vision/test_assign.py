@@ -331,3 +331,22 @@ def test_a_group_two_ways_from_a_meld_is_not_guessed() -> None:
 def test_a_confident_odd_tile_is_not_re_read() -> None:
     a = assign(_meld_row_with(["7p>", "7p", "1p"], unsure=2, conf=0.9))
     assert a.melds == [] and "not_a_meld" in codes(a)
+
+
+def _loosen(dets: list[Detection], frac: float) -> list[Detection]:
+    """The same tiles with boxes `frac` of a tile width looser on each side (as detector boxes run)."""
+    return [Detection((d.box[0] - frac * TW, d.box[1], d.box[2] + frac * TW, d.box[3]), d.tile, d.conf) for d in dets]
+
+
+def test_loose_boxes_still_find_the_winning_tile_set_apart() -> None:
+    dets = _loosen(layout([[["9m"]], [HAND, ["3m"]]], group_gap=0.4), 0.05)  # win gap now 0.3 tile, touching -0.1
+    a = assign(dets)
+    assert a.win_tile == "3m" and a.hand == HAND and "win_tile" not in codes(a)
+
+
+def test_slightly_uneven_touching_tiles_are_not_split() -> None:
+    dets = layout([[["9m"]], [HAND, ["3m"]]], group_gap=0.6)
+    shifted = [Detection((d.box[0] + (3 if i % 3 == 0 else 0), d.box[1], d.box[2] + (3 if i % 3 == 0 else 0),
+                          d.box[3]), d.tile, d.conf) for i, d in enumerate(dets)]  # gaps of ±0.1 tile
+    a = assign(shifted)
+    assert a.win_tile == "3m" and a.hand == HAND and a.questions == []
