@@ -335,6 +335,8 @@ def guess_meld(
         return None
     others = [p.tile for i, p in enumerate(g) if i != weakest]
     fits = [c for c in CODES if _is_meld_of([*others, c])]
+    if len(fits) > 1:  # a chow is laid in order: keep the re-readings that keep the row in order
+        fits = [c for c in fits if _in_order([c if i == weakest else p.tile for i, p in enumerate(g)])]
     if len(fits) != 1:
         return None
     old = g[weakest]
@@ -349,6 +351,13 @@ def guess_meld(
                  f"one tile of this group read as {old.tile} ({old.det.conf:.2f}) is taken as {fits[0]}: "
                  f"{' '.join(codes)}; please check")
     return tiles, meld, [*qs, q], conf * 0.5
+
+
+def _in_order(codes: list[str]) -> bool:
+    """The tiles, as laid in the row, run up or down (how players lay out a chow)."""
+    idx = [tile(c).index for c in codes]
+    steps = [b - a for a, b in zip(idx, idx[1:])]
+    return all(d > 0 for d in steps) or all(d < 0 for d in steps)
 
 
 def _is_meld_of(codes: list[str]) -> bool:

@@ -323,8 +323,17 @@ def test_a_chow_with_its_unsure_middle_tile_misread_is_repaired() -> None:
     assert a.melds == [{"type": "chi", "tiles": "456s", "claimed": "4s"}] and "meld_guess" in codes(a)
 
 
+def test_a_chow_misread_at_its_end_is_repaired_in_the_order_it_is_laid() -> None:
+    a = assign(_meld_row_with(["4m>", "5m", "1p"], unsure=2))  # 3m or 6m: laid 4 5 _, so 6m
+    assert a.melds == [{"type": "chi", "tiles": "456m", "claimed": "4m"}] and "meld_guess" in codes(a)
+    a = assign(_meld_row_with(["1p>", "5m", "6m"], unsure=0))  # laid _ 5 6, so 4m
+    assert a.melds == [{"type": "chi", "tiles": "456m", "claimed": "4m"}]
+
+
 def test_a_group_two_ways_from_a_meld_is_not_guessed() -> None:
-    a = assign(_meld_row_with(["4m>", "5m", "1p"], unsure=2))  # 3m or 6m
+    a = assign(_meld_row_with(["4m>", "1p", "6m"], unsure=1))  # only 5m makes a meld
+    assert a.melds == [{"type": "chi", "tiles": "456m", "claimed": "4m"}]
+    a = assign(_meld_row_with(["4m>", "1p", "5m"], unsure=1))  # 3m or 6m, neither laid in order
     assert a.melds == [] and "not_a_meld" in codes(a) and "meld_guess" not in codes(a)
 
 
