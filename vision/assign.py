@@ -371,6 +371,11 @@ def _classify_concealed_kong(
     codes: list[str], faces: list[str], conf: float
 ) -> tuple[dict[str, Any] | None, list[dict[str, str]], float]:
     """A group with face-down tiles: a 暗杠 of 4 tiles whose visible faces agree."""
+    if len(codes) == 3 and len(faces) == 2 and len(set(faces)) == 1:  # one of the four not found
+        kind = faces[0]
+        return {"type": "angang", "tiles": format_tiles(parse_tiles([kind] * 4))}, [question(
+            "angang_missing", f"暗杠只认出三张（{_run_zh(codes)}），按 {_zh(kind)} 暗杠计，请核对",
+            f"only three tiles of a concealed kong found ({' '.join(codes)}); taken as a concealed kong of {kind}")], conf * 0.6
     if len(codes) != 4 or len(set(faces)) > 1:
         return None, [question("not_a_meld", f"有背面朝上的一组牌 {_run_zh(codes)} 不是暗杠（4 张，露出的牌相同）",
                                f"the group with face-down tiles {' '.join(codes)} is not a concealed kong")], 0.0
@@ -614,10 +619,23 @@ def _angang_kind(g: Group) -> str | None:
     return None
 
 
-def count_winner_jing(tiles: Sequence[TileRole]) -> dict[str, int]:
-    """正精 and 副精 among the winner's visible tiles (hand, winning tile, melds with known backs)."""
+def count_winner_jing(
+    tiles: Sequence[TileRole], unseen: Sequence[str] = (), indicator: str | None = None
+) -> dict[str, int]:
+    """正精 and 副精 among the winner's tiles (hand, winning tile, melds with known backs), plus the
+    `unseen` tiles of kongs the photo showed only three of."""
     marks = Counter(t.mark for t in tiles if t.role in ("hand", "win", "meld"))
+    marks.update(jing_mark(c, indicator) for c in unseen)
     return {"zheng": marks["zheng"], "fu": marks["fu"]}
+
+
+def unseen_kong_tiles(groups: Sequence[Group]) -> list[str]:
+    """The tiles of kongs that the photo shows fewer than four of (one code per tile not seen)."""
+    out: list[str] = []
+    for g in groups:
+        if g.role == "meld" and g.meld and g.meld["type"] in ("angang", "gang") and g.meld.get("tiles"):
+            out += [parse_tiles(g.meld["tiles"])[0].code] * (4 - len(g))
+    return out
 
 
 def low_confidence_question(dets: Sequence[Detection]) -> dict[str, str] | None:
@@ -724,7 +742,7 @@ def _finish(st: _State, rows: list[list[Placed]], ind: str | None, angle: float)
         st.confidence[f"meld{i}"] = g.confidence
     return Assignment(
         rows=[[p.det for p in r] for r in rows], groups=st.groups, hand=hand, melds=melds, win_tile=win,
-        indicator=ind, tiles=roles, jing_count=count_winner_jing(roles) if ind else None,
+        indicator=ind, tiles=roles, jing_count=count_winner_jing(roles, unseen_kong_tiles(st.groups), ind) if ind else None,
         confidence=st.confidence, questions=st.questions, angle_deg=math.degrees(angle),
     )
 

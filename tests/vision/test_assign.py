@@ -359,3 +359,10 @@ def test_slightly_uneven_touching_tiles_are_not_split() -> None:
                           d.box[3]), d.tile, d.conf) for i, d in enumerate(dets)]  # gaps of ±0.1 tile
     a = assign(shifted)
     assert a.win_tile == "3m" and a.hand == HAND and a.questions == []
+
+
+def test_a_concealed_kong_with_one_back_not_found_is_still_a_kong_of_four() -> None:
+    rows = [[["6z"]], [HAND[:10], ["2z"]], [["back", "7z", "7z"]]]
+    a = assign(layout(rows), indicator="7z")
+    assert a.melds == [{"type": "angang", "tiles": "7777z"}] and "tile_count" not in codes(a)
+    assert "angang_missing" in codes(a) and a.jing_count == {"zheng": 4, "fu": 0}
