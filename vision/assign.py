@@ -387,8 +387,9 @@ def _classify_concealed_kong(
     return {"type": "angang", "tiles": format_tiles(parse_tiles([kind] * 4))}, [], conf * (1.0 if len(faces) == 2 else 0.8)
 
 
-def partition_melds(g: Sequence[Placed]) -> list[list[int]]:
-    """All ways to cut a long group into consecutive valid melds of 3 or 4 tiles (cut sizes)."""
+def partition_melds(g: Sequence[Placed], need_sideways: bool = True) -> list[list[int]]:
+    """All ways to cut a long group into consecutive valid melds of 3 or 4 tiles (cut sizes); with
+    `need_sideways` each claimed meld must show its sideways tile."""
     out: list[list[int]] = []
 
     def walk(start: int, sizes: list[int]) -> None:
@@ -397,7 +398,7 @@ def partition_melds(g: Sequence[Placed]) -> list[list[int]]:
             return
         for n in (3, 4):
             part = g[start : start + n]
-            if len(part) == n and classify_meld(part)[0] is not None and _sideways_ok(part):
+            if len(part) == n and classify_meld(part)[0] is not None and (not need_sideways or _sideways_ok(part)):
                 walk(start + n, [*sizes, n])
 
     walk(0, [])
@@ -429,7 +430,10 @@ def pick_hand_row(rows: Sequence[Sequence[Placed]], width: float) -> int | None:
     untidy melds row does not outvote a short hand (with four melds the hand is one tile + the win).
     """
     def hand_like(g: Group) -> bool:
-        return not _hand_row_meld(g) and not (len(g) in (3, 4) and classify_meld(g.tiles)[0] is not None)
+        if _hand_row_meld(g) or (len(g) in (3, 4) and classify_meld(g.tiles)[0] is not None):
+            return False
+        # touching melds (6, 9, 12 tiles) whose sideways tiles did not show: a hand is never 3k tiles of melds
+        return not (len(g) >= 6 and len(g) % 3 == 0 and bool(partition_melds(g.tiles, need_sideways=False)))
 
     counts = [sum(p.face_up for g in split_groups(r, width) if hand_like(g) for p in g.tiles) for r in rows]
     if not counts or max(counts) == 0:
@@ -494,8 +498,13 @@ def assign_melds(st: _State) -> None:
 
 
 def _cut_long_group(st: _State, g: Group) -> None:
-    """Touching melds: cut a long group when exactly one cut makes valid melds, else ask."""
+    """Touching melds: cut a long group when exactly one cut makes valid melds, else ask.
+
+    Outside the hand row a group is all melds, so when no cut shows every sideways tile, a single cut
+    that ignores them is taken too (the claimed tiles are then asked about)."""
     cuts = partition_melds(g.tiles)
+    if not cuts and g.row != st.hand_row:
+        cuts = partition_melds(g.tiles, need_sideways=False)
     if len(cuts) != 1:
         g.role, g.confidence = "unknown", 0.0
         st.questions.append(question(

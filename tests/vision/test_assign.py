@@ -366,3 +366,11 @@ def test_a_concealed_kong_with_one_back_not_found_is_still_a_kong_of_four() -> N
     a = assign(layout(rows), indicator="7z")
     assert a.melds == [{"type": "angang", "tiles": "7777z"}] and "tile_count" not in codes(a)
     assert "angang_missing" in codes(a) and a.jing_count == {"zheng": 4, "fu": 0}
+
+
+def test_two_touching_melds_without_visible_sideways_tiles_do_not_pass_for_the_hand() -> None:
+    hand = ["8s", "8s", "8s", "6z"]
+    rows = [[["7p"]], [hand, ["6z"]], [["2s", "2s>", "2s"], ["4p", "5p", "6p", "5z", "6z", "7z"]]]
+    a = assign(layout(rows))
+    assert a.hand == hand and a.win_tile == "6z" and a.indicator == "7p"
+    assert [m["tiles"] for m in a.melds] == ["222s", "456p", "567z"] and "tile_count" not in codes(a)
