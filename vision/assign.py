@@ -35,7 +35,7 @@ GAP_OVER_USUAL = 0.15
 MIN_GAP_FRACTION = 0.15
 ROW_FRACTION = 0.5  # of the median tile height: a bigger perpendicular jump starts a new row
 LOW_CONFIDENCE = 0.5
-DOUBTFUL = 0.2  # a box below this confidence may be set aside when that makes the photo's counts add up
+DOUBTFUL = 0.3  # a box below this confidence may be set aside when that makes the photo's counts add up
 MAX_SET_ASIDE = 2
 #: Questions that mean the layout does not add up (a box too many or a stray box).
 TROUBLE = frozenset({"tile_count", "unexplained_tiles", "indicator", "not_a_meld"})
