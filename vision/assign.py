@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -340,7 +340,7 @@ def guess_meld(
     if len(fits) != 1:
         return None
     old = g[weakest]
-    fixed = Placed(Detection(old.det.box, fits[0], old.det.conf), old.u, old.v, old.along, old.across)
+    fixed = replace(old, det=replace(old.det, tile=fits[0]))
     tiles = [fixed if i == weakest else p for i, p in enumerate(g)]
     meld, qs, conf = classify_meld(tiles)
     if meld is None:
@@ -639,21 +639,23 @@ def count_winner_jing(
 
 
 def unseen_kong_tiles(groups: Sequence[Group]) -> list[str]:
-    """The tiles of kongs that the photo shows fewer than four of (one code per tile not seen)."""
-    out: list[str] = []
-    for g in groups:
-        if g.role == "meld" and g.meld and g.meld["type"] in ("angang", "gang") and g.meld.get("tiles"):
-            out += [parse_tiles(g.meld["tiles"])[0].code] * (4 - len(g))
-    return out
+    """The tiles of concealed kongs that the photo shows fewer than four of (one code per tile not seen)."""
+    return [kind for g in groups if (kind := _angang_kind(g)) for _ in range(4 - len(g))]
+
+
+def _tile_list(dets: Sequence[Detection]) -> tuple[str, str]:
+    """The detections left to right as 'tile(conf)', in Chinese and English."""
+    ordered = sorted(dets, key=lambda d: d.cx)
+    return ("、".join(f"{_zh(d.tile)}({d.conf:.2f})" for d in ordered),
+            ", ".join(f"{d.tile} ({d.conf:.2f})" for d in ordered))
 
 
 def low_confidence_question(dets: Sequence[Detection]) -> dict[str, str] | None:
     """One question naming the tiles the detector is unsure of."""
-    low = sorted((d for d in dets if d.conf < LOW_CONFIDENCE), key=lambda d: d.cx)
+    low = [d for d in dets if d.conf < LOW_CONFIDENCE]
     if not low:
         return None
-    zh = "、".join(f"{_zh(d.tile)}({d.conf:.2f})" for d in low)
-    en = ", ".join(f"{d.tile} ({d.conf:.2f})" for d in low)
+    zh, en = _tile_list(low)
     return question("low_confidence", f"这几张牌认得不确定，请核对：{zh}", f"unsure tiles, please check: {en}")
 
 
@@ -707,8 +709,7 @@ def _troubled(a: Assignment) -> bool:
 
 def set_aside_question(aside: Sequence[Detection]) -> dict[str, str]:
     """Name the doubtful boxes left out so that the tile count adds up."""
-    zh = "、".join(f"{_zh(d.tile)}({d.conf:.2f})" for d in sorted(aside, key=lambda d: d.cx))
-    en = ", ".join(f"{d.tile} ({d.conf:.2f})" for d in sorted(aside, key=lambda d: d.cx))
+    zh, en = _tile_list(aside)
     return question("set_aside", f"这几个框不太像牌，已略去（张数才对得上）；若是牌请补上：{zh}",
                     f"doubtful boxes left out so the tile count adds up; add back any that is a tile: {en}")
 

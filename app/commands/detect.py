@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from app.commands import add_photo_arguments
+
 HELP = "识别照片里的牌 (detect tiles in a photo)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("photo", help="photo file (JPEG/PNG/...)")
+    add_photo_arguments(parser)
     parser.add_argument("--out", help="write the photo with labelled boxes to this file")
-    parser.add_argument("--model", help="ONNX model (default: models/tiles.onnx)")
-    parser.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
-    parser.add_argument("--lang", choices=["zh", "en"], default="zh")
 
 
 def draw_detections(image, detections):  # type: ignore[no-untyped-def]

@@ -10,15 +10,14 @@ import argparse
 import json
 import sys
 
+from app.commands import add_photo_arguments
+
 HELP = "读照片：识别牌并分出手牌、副露、胡牌和翻精 (read a photo into the winner's part of a round)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("photo", help="photo file (JPEG/PNG/...)")
+    add_photo_arguments(parser)
     parser.add_argument("--indicator", help="the flipped 精 tile, e.g. 5p or 五筒 (overrides the photo)")
-    parser.add_argument("--model", help="ONNX model (default: models/tiles.onnx)")
-    parser.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
-    parser.add_argument("--lang", choices=["zh", "en"], default="zh")
 
 
 def read_photo(photo: str, indicator: str | None, model: str | None, conf: float) -> dict[str, object]:
