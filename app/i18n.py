@@ -53,6 +53,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "meld_add": ("加上这组", "Add meld"),
     "meld_from_hand": ("从手牌中取出", "Take the tiles out of the hand"),
     "meld_remove": ("去掉", "Remove"),
+    "meld_winner": ("胡牌的人（照片）", "The winner (photo)"),
+    "meld_from_photo": ("这组碰/杠是谁打出的牌", "Whose discard was claimed"),
     "win_tile": ("胡的那张牌", "Winning tile"),
     "indicator": ("翻精（指示牌）", "Indicator (翻精)"),
     "win": ("胡牌", "Win"),

@@ -10,6 +10,9 @@ YOLO dataset whose classes are this project's `CLASS_NAMES`; the cleanup it does
   tile is many times too wide or too tall) are restored: the image is resized along one axis so the
   median tile aspect is a normal tile's again.  Normalised YOLO labels stay valid under such a
   resize, so only the image changes.  Images too distorted to restore are dropped;
+* images whose boxes (more than four) all carry one tile class are dropped: a set holds four of
+  each tile, so such a photo was boxed but never classified (seven `valid` photos of CMD v4 label
+  every tile 1筒);
 * labels of classes outside the project (flowers, seasons) are dropped; boxes are clipped to the
   image and degenerate ones removed.
 
@@ -48,6 +51,8 @@ NORMAL_TILE_ASPECT = 0.75
 STRETCH_LIMITS: tuple[float, float] = (0.3, 2.5)
 #: Restored images narrower/shorter than this (pixels) are dropped instead.
 MIN_RESTORED_SIDE = 32
+#: A set holds this many copies of each tile.
+COPIES_PER_TILE = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +167,13 @@ def stretch_factor(boxes: Sequence[YoloBox], width: int, height: int) -> float |
     return NORMAL_TILE_ASPECT / aspect
 
 
+def labelled_one_class(boxes: Sequence[YoloBox]) -> bool:
+    """More than four boxes, all one tile class: a set holds four of a tile, so the classes were never set."""
+    classes = {b.cls for b in boxes}
+    back = CLASS_NAMES.index("back")
+    return len(boxes) > COPIES_PER_TILE and len(classes) == 1 and back not in classes
+
+
 def restored_size(width: int, height: int, factor: float) -> tuple[int, int]:
     """New (width, height) for a horizontal scale `factor`, keeping the longer side's length."""
     new_w, new_h = width * factor, float(height)
@@ -188,6 +200,7 @@ class ImportReport:
     dropped_empty: dict[str, int] = field(default_factory=dict)
     restored_stretched: dict[str, int] = field(default_factory=dict)
     dropped_stretched: dict[str, int] = field(default_factory=dict)
+    dropped_one_class: dict[str, int] = field(default_factory=dict)
     polygons_converted: dict[str, int] = field(default_factory=dict)
     labels_dropped_unmapped: dict[str, int] = field(default_factory=dict)
 
@@ -198,6 +211,7 @@ class ImportReport:
                 f"{split}: {n} images kept, {self.dropped_empty.get(split, 0)} empty dropped, "
                 f"{self.restored_stretched.get(split, 0)} stretched restored, "
                 f"{self.dropped_stretched.get(split, 0)} stretched dropped, "
+                f"{self.dropped_one_class.get(split, 0)} labelled all one class dropped, "
                 f"{self.polygons_converted.get(split, 0)} polygons → boxes, "
                 f"{self.labels_dropped_unmapped.get(split, 0)} labels of other classes dropped"
             )
@@ -234,7 +248,7 @@ def import_split(
     import cv2
 
     img_dir, lbl_dir = src_split / "images", src_split / "labels"
-    kept = empty = restored = dropped_stretch = polys = unmapped = 0
+    kept = empty = restored = dropped_stretch = one_class = polys = unmapped = 0
     for img_path in sorted(p for p in img_dir.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
         lbl_path = lbl_dir / (img_path.stem + ".txt")
         raw = read_yolo_labels(lbl_path)
@@ -244,6 +258,9 @@ def import_split(
         boxes = [c for c in (clip_box(b) for b in boxes) if c is not None]
         if not raw:
             empty += 1
+            continue
+        if labelled_one_class(boxes):
+            one_class += 1
             continue
         out_img = dst_split / "images" / img_path.name
         out_lbl = dst_split / "labels" / (img_path.stem + ".txt")
@@ -275,6 +292,7 @@ def import_split(
     report.dropped_empty[split] = empty
     report.restored_stretched[split] = restored
     report.dropped_stretched[split] = dropped_stretch
+    report.dropped_one_class[split] = one_class
     report.polygons_converted[split] = polys
     report.labels_dropped_unmapped[split] = unmapped
 

@@ -14,6 +14,7 @@ import streamlit as st
 from app.ledger import Ledger, LedgerError, TableInfo
 from app.views.common import ALL_CODES, SEATS, current_table, get_ledger, lang, seat_label, tile_label, tr
 from scoring.errors import JingsuanError
+from scoring.round import previous_seat
 from scoring.settlement import COMPONENT_ZH, COMPONENTS
 from scoring.tiles import format_tiles, jing_of, parse_tiles, tile
 
@@ -91,8 +92,29 @@ def photo_guide(language: str = "zh", path: Path = GUIDE_PATH) -> str:
     return (en if language == "en" and en.strip() else zh).strip()
 
 
+#: Seat of a meld read from the photo: the winner's, whoever that is (chosen later on the page).
+WINNER = "winner"
+
+
+def photo_melds(result: Any) -> list[dict[str, Any]]:
+    """The winner's melds the photo shows, as the page's meld list holds them (a concealed kong whose
+    kind did not show is left out: its question asks the player to add it)."""
+    out = []
+    for m in getattr(result, "melds", None) or []:
+        if not m.get("tiles") or m.get("type") not in MELD_TYPES:
+            continue
+        meld = {"seat": WINNER, "photo": True, "type": m["type"], "tiles": m["tiles"]}
+        if m["type"] == "chi" and m.get("claimed"):
+            meld["claimed"] = m["claimed"]
+        if m["type"] != "angang":
+            meld["from"] = None  # the photo cannot tell who discarded it: asked on the page (a chi is 上家's)
+        out.append(meld)
+    return out
+
+
 def apply_assignment(ss: Any, reading: PhotoReading) -> None:
-    """Put what the photo decided on the page: the hand without the winning tile, the winning tile, the indicator."""
+    """Put what the photo decided on the page: the hand without the winning tile, the winning tile, the
+    indicator, and the winner's melds (replacing those of an earlier photo, keeping hand-entered ones)."""
     result = reading.assignment
     hand = list(reading.hand)
     win = getattr(result, "win_tile", None)
@@ -104,6 +126,8 @@ def apply_assignment(ss: Any, reading: PhotoReading) -> None:
     if hand:
         ss["hand"] = hand
         ss["sel"] = None
+    if result is not None:
+        ss["melds"] = [m for m in ss.get("melds", []) if not m.get("photo")] + photo_melds(result)
 
 
 def low_confidence_tiles(detections: list[Any]) -> list[str]:
@@ -218,8 +242,13 @@ def build_round(ss: Any, table: TableInfo) -> dict[str, Any]:
     winner = None if winner == "none" else winner
     players: dict[str, Any] = {s: {} for s in SEATS}
     for m in ss["melds"]:
-        meld = {k: v for k, v in m.items() if k != "seat" and v not in (None, "")}
-        players[m["seat"]].setdefault("melds", []).append(meld)
+        seat = winner if m["seat"] == WINNER else m["seat"]
+        if seat is None:  # the photo's melds, and nobody won: they are not anybody's
+            continue
+        meld = {k: v for k, v in m.items() if k not in ("seat", "photo") and v not in (None, "")}
+        if m["type"] == "chi" and not meld.get("from"):
+            meld["from"] = previous_seat(seat)  # a chi is always from 上家
+        players[seat].setdefault("melds", []).append(meld)
     for s in SEATS:
         if s == winner:
             players[s]["hand"] = format_tiles(parse_tiles("".join(ss["hand"])))
@@ -341,7 +370,7 @@ def hand_part() -> None:
             for i, code in enumerate(hand):
                 label = ("▶" if ss.get("sel") == i else "") + tile_label(code)
                 cols[i % len(cols)].button(label, key=f"hand_{i}", on_click=tap_hand, args=(i,))
-    st.caption(tr("tile_count", n=len(ss["hand"]), m=len([m for m in ss["melds"] if m["seat"] == ss.get("win_seat")])))
+    st.caption(tr("tile_count", n=len(ss["hand"]), m=len([m for m in ss["melds"] if m["seat"] in (WINNER, ss.get("win_seat"))])))
     with st.container(key="palette"):
         for row in range(4):
             codes = ALL_CODES[row * 9 : row * 9 + 9]
@@ -358,9 +387,14 @@ def meld_part(table: TableInfo) -> None:
     with st.expander(tr("melds"), expanded=bool(ss["melds"])):
         for i, m in enumerate(ss["melds"]):
             c1, c2 = st.columns([4, 1])
-            who = seat_label(m["seat"], table)
+            who = tr("meld_winner") if m["seat"] == WINNER else seat_label(m["seat"], table)
             src = f" ← {seat_label(m['from'], table)}" if m.get("from") else ""
             c1.write(f"{who}：{MELD_TYPES[m['type']]} {tile_label_run(m['tiles'])}{src}")
+            if m.get("photo") and m["type"] in ("peng", "gang", "bugang"):
+                c1.selectbox(tr("meld_from_photo"), ["", *SEATS], key=f"meld_from_{i}",
+                             index=(["", *SEATS].index(m["from"]) if m.get("from") in SEATS else 0),
+                             format_func=lambda s: seat_label(s, table) if s else "—",
+                             on_change=_set_meld_from, args=(i,))
             if c2.button(tr("meld_remove"), key=f"meld_del_{i}"):
                 ss["melds"].pop(i)
                 ss["result"] = None
@@ -375,6 +409,14 @@ def meld_part(table: TableInfo) -> None:
             from_hand = st.checkbox(tr("meld_from_hand"), key="m_from_hand")
             if st.form_submit_button(tr("meld_add")):
                 add_meld(seat, kind, tiles_text, src, from_hand)
+
+
+def _set_meld_from(i: int) -> None:
+    """The player said who discarded the tile of a photo meld."""
+    ss = st.session_state
+    if 0 <= i < len(ss["melds"]):
+        ss["melds"][i]["from"] = ss.get(f"meld_from_{i}") or None
+        ss["result"] = None
 
 
 def tile_label_run(text: str) -> str:

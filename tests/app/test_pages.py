@@ -272,3 +272,20 @@ def test_a_past_round_goes_back_to_the_score_page_for_fixing(data_dir: Path) -> 
     assert (ss["jz_E"], ss["jf_S"], ss["follow"]) == (1, 2, 1)
     assert ss["melds"] == [{"seat": "N", "type": "angang", "tiles": "9999s"}]
     assert any("正在修改第 1 局" in i.value for i in at.info)
+
+
+@needs_core
+def test_a_photo_peng_asks_whose_discard_it_was_and_then_settles(data_dir: Path) -> None:
+    at = AppTest.from_file(MAIN, default_timeout=30)
+    at.session_state["melds"] = [{"seat": "winner", "photo": True, "type": "peng", "tiles": "777p", "from": None}]
+    at.run()
+    at = enter_hand(at, "1m 2m 3m 4m 5m 6m 7m 8m 9m 5s", "5s", "4z")
+    assert "手牌 10 张 + 副露 1 组" in texts(at)
+    at.button(key="settle").click().run()
+    assert any("缺少 from" in e.value for e in at.error)  # the photo cannot know who discarded the 七筒
+    at.selectbox(key="meld_from_0").set_value("W").run()
+    assert at.session_state["melds"][0]["from"] == "W"
+    at.button(key="settle").click().run()
+    assert not at.exception, at.exception
+    assert at.table, [e.value for e in at.error]
+    assert at.table[0].value.loc["合计"].sum() == 0

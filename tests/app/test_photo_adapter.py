@@ -7,7 +7,18 @@ import io
 
 from PIL import Image
 
-from app.views.score import LOW_CONFIDENCE, draw_boxes, low_confidence_tiles, proposed_hand, read_photo
+from app.ledger import TableInfo
+from app.views.score import (
+    LOW_CONFIDENCE,
+    WINNER,
+    PhotoReading,
+    apply_assignment,
+    build_round,
+    draw_boxes,
+    low_confidence_tiles,
+    proposed_hand,
+    read_photo,
+)
 from vision.detection import Detection
 
 DETS = [
@@ -42,3 +53,45 @@ def test_boxes_are_drawn_on_the_photo_and_low_confidence_in_red() -> None:
 def test_an_unreadable_photo_is_a_message_not_a_crash() -> None:
     reading = read_photo(b"this is not an image")
     assert reading.message and not reading.hand
+
+
+def _reading_with_melds() -> PhotoReading:
+    from vision.assign import Assignment
+
+    result = Assignment(
+        hand=["5s"], win_tile="5s", indicator="4z",
+        melds=[{"type": "peng", "tiles": "777p", "claimed": "7p"},
+               {"type": "chi", "tiles": "345m", "claimed": "4m"},
+               {"type": "angang", "tiles": "9999s"},
+               {"type": "angang", "tiles": None}],  # a concealed kong whose kind did not show
+    )
+    return PhotoReading(hand=result.winner_tiles(), assignment=result)
+
+
+def test_the_photo_melds_go_to_the_meld_list_as_the_winners_and_replace_an_earlier_photos() -> None:
+    ss: dict = {"melds": [{"seat": "S", "type": "peng", "tiles": "111z", "from": "E"}]}
+    apply_assignment(ss, _reading_with_melds())
+    apply_assignment(ss, _reading_with_melds())  # the same photo read twice: its melds are not doubled
+    assert ss["hand"] == ["5s"] and ss["win_tile"] == "5s" and ss["indicator"] == "4z"
+    assert ss["melds"] == [
+        {"seat": "S", "type": "peng", "tiles": "111z", "from": "E"},  # typed in by hand: kept
+        {"seat": WINNER, "photo": True, "type": "peng", "tiles": "777p", "from": None},
+        {"seat": WINNER, "photo": True, "type": "chi", "tiles": "345m", "claimed": "4m", "from": None},
+        {"seat": WINNER, "photo": True, "type": "angang", "tiles": "9999s"},
+    ]
+
+
+def test_photo_melds_become_the_winners_in_the_round_and_a_chi_is_from_the_previous_seat() -> None:
+    ss: dict = {"melds": [], "win_seat": "S", "win_tile": "5s", "win_from": "self", "indicator": "4z"}
+    apply_assignment(ss, _reading_with_melds())
+    ss["melds"][0]["from"] = "W"  # the player says who gave the 碰
+    table = TableInfo(1, "t", {s: s for s in "ESWN"}, "xingguo", {}, 1, "")
+    doc = build_round(ss, table)
+    assert doc["players"]["S"]["melds"] == [
+        {"type": "peng", "tiles": "777p", "from": "W"},
+        {"type": "chi", "tiles": "345m", "claimed": "4m", "from": "E"},  # 上家 of 南 is 东
+        {"type": "angang", "tiles": "9999s"},
+    ]
+    assert all("melds" not in doc["players"][s] for s in "EWN")
+    ss["win_seat"] = "none"  # a draw: the photo's melds are nobody's
+    assert all("melds" not in p for p in build_round(ss, table)["players"].values())

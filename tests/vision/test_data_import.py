@@ -13,6 +13,7 @@ from vision.data import (
     YoloBox,
     class_index_map,
     import_yolo_dataset,
+    labelled_one_class,
     parse_label_line,
     read_yolo_labels,
     stretch_factor,
@@ -52,6 +53,14 @@ def test_stretched_row_is_detected_and_normal_row_is_not():
     assert f is not None and f == pytest.approx(0.75 / (0.95 / 0.08))
 
 
+def test_one_class_photo_is_unlabelled_but_four_of_a_tile_or_backs_are_fine():
+    five = [YoloBox(3, 0.1 * i, 0.5, 0.05, 0.07) for i in range(1, 6)]
+    assert labelled_one_class(five)
+    assert not labelled_one_class(five[:4])  # a kong: four of a tile is a real hand
+    assert not labelled_one_class([YoloBox(CLASS_NAMES.index("back"), b.cx, b.cy, b.w, b.h) for b in five])
+    assert not labelled_one_class(five + [YoloBox(4, 0.7, 0.5, 0.05, 0.07)])
+
+
 def _make_dataset(root: Path) -> None:
     root.mkdir(parents=True)
     (root / "data.yaml").write_text(yaml.safe_dump({"names": ["bf1", "sc1", "sd2"]}))
@@ -64,7 +73,9 @@ def _make_dataset(root: Path) -> None:
     cv2.imwrite(str(root / "train/images/empty.jpg"), img)
     (root / "train/labels/empty.txt").write_text("")
     cv2.imwrite(str(root / "valid/images/stretched.jpg"), img)
-    (root / "valid/labels/stretched.txt").write_text("".join(f"1 0.5 {0.08 * i:.3f} 0.95 0.08\n" for i in range(1, 12)))
+    (root / "valid/labels/stretched.txt").write_text("".join(f"{1 + i % 2} 0.5 {0.08 * i:.3f} 0.95 0.08\n" for i in range(1, 12)))
+    cv2.imwrite(str(root / "valid/images/unclassified.jpg"), img)
+    (root / "valid/labels/unclassified.txt").write_text("".join(f"2 {0.06 * i:.3f} 0.5 0.05 0.07\n" for i in range(1, 8)))
 
 
 def test_importer_cleans_and_keeps_valid_as_validation(tmp_path):
@@ -76,6 +87,8 @@ def test_importer_cleans_and_keeps_valid_as_validation(tmp_path):
     assert report.polygons_converted["train"] == 1
     assert report.labels_dropped_unmapped["train"] == 1
     assert report.restored_stretched["valid"] == 1
+    assert report.dropped_one_class["valid"] == 1  # seven 2筒 in one photo: classes never set
+    assert not (dst / "valid/labels/unclassified.txt").exists()
     labels = read_yolo_labels(dst / "train/labels/ok.txt")
     assert [CLASS_NAMES[b.cls] for b in labels] == ["1m", "2p"]
     assert not (dst / "train/labels/empty.txt").exists()
