@@ -12,6 +12,9 @@ Pure Python + NumPy (never torch, ultralytics or `app`).  The steps, each a smal
    claimed one) or, alone, the indicator (翻精);
 5. checks — the tile count (14 with the winning tile), and a `question` for everything that could not
    be decided: nothing is guessed silently.
+
+A photo shot turned 90° (most tiles wider than tall, rows running up and down; `turned_a_quarter`)
+is read turned upright both ways, and the way whose layout adds up is kept (`_assign_turned`).
 """
 
 from __future__ import annotations
@@ -685,6 +688,13 @@ def assign(
     dets = [d for d in detections if d.width > 0 and d.height > 0 and _inside(d, image_size)]
     if not dets:
         return _empty(given)
+    if turned_a_quarter(dets):
+        return _assign_turned(dets, given)
+    return _assign_tolerant(dets, given)
+
+
+def _assign_tolerant(dets: list[Detection], given: str | None) -> Assignment:
+    """The layout of `dets`, or, when it does not add up, of `dets` without up to MAX_SET_ASIDE doubtful boxes."""
     first = _assign_layout(dets, given)
     if not _troubled(first):
         return first
@@ -700,6 +710,57 @@ def assign(
             retry.questions.append(set_aside_question(aside))
             return retry
     return first
+
+
+def turned_a_quarter(dets: Sequence[Detection]) -> bool:
+    """The photo was shot turned 90°: most tiles are wider than tall and each one's nearest neighbour
+    lies above or below it (the rows run up and down)."""
+    if len(dets) < 4 or 2 * sum(d.width > d.height for d in dets) <= len(dets):
+        return False
+    pts = _centres(dets)
+    diff = pts[None, :, :] - pts[:, None, :]
+    dist = np.hypot(diff[..., 0], diff[..., 1])
+    np.fill_diagonal(dist, np.inf)
+    vec = pts[dist.argmin(axis=1)] - pts
+    return 2 * int((np.abs(vec[:, 1]) > np.abs(vec[:, 0])).sum()) > len(dets)
+
+
+def quarter_turn(d: Detection, clockwise: bool) -> Detection:
+    """The detection in the photo turned upright by a quarter turn (clockwise: (x, y) → (−y, x))."""
+    x1, y1, x2, y2 = d.box
+    box = (-y2, x1, -y1, x2) if clockwise else (y1, -x2, y2, -x1)
+    return Detection(box, d.tile, d.conf)
+
+
+def _assign_turned(dets: list[Detection], given: str | None) -> Assignment:
+    """A photo turned 90°: read it turned upright both ways and keep the way whose layout adds up
+    (the winning tile set apart at the right end decides); when both read alike, ask."""
+    readings = []
+    for clockwise in (True, False):
+        turned = [quarter_turn(d, clockwise) for d in dets]
+        back = {t.box: d for t, d in zip(turned, dets)}
+        a = _assign_tolerant(turned, given)
+        merit = (not _troubled(a), a.win_tile is not None, -len(a.questions))
+        readings.append((merit, _in_photo_frame(a, back)))
+    (best_merit, best), (other_merit, _) = sorted(readings, key=lambda r: r[0], reverse=True)
+    if best_merit == other_merit:
+        best.questions.append(question(
+            "turned", "照片是横着拍的，两个方向读起来一样好，请核对胡的那张牌是哪一张",
+            "the photo is turned 90° and reads as well both ways; check which tile is the winning one"))
+    return best
+
+
+def _in_photo_frame(a: Assignment, back: dict[tuple[float, float, float, float], Detection]) -> Assignment:
+    """The assignment of turned detections with every box put back as the photo has it (keeping a re-read tile)."""
+    def orig(d: Detection) -> Detection:
+        return replace(back[d.box], tile=d.tile) if d.box in back else d
+
+    for g in a.groups:
+        g.tiles = [replace(p, det=orig(p.det)) for p in g.tiles]
+    a.rows = [[orig(d) for d in r] for r in a.rows]
+    a.tiles = [replace(t, det=orig(t.det)) for t in a.tiles]
+    a.set_aside = [orig(d) for d in a.set_aside]
+    return a
 
 
 def _troubled(a: Assignment) -> bool:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from vision.assign import Assignment, assign
+from vision.assign import Assignment, assign, turned_a_quarter
 from vision.detection import Detection
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -374,3 +374,25 @@ def test_two_touching_melds_without_visible_sideways_tiles_do_not_pass_for_the_h
     a = assign(layout(rows))
     assert a.hand == hand and a.win_tile == "6z" and a.indicator == "7p"
     assert [m["tiles"] for m in a.melds] == ["222s", "456p", "567z"] and "tile_count" not in codes(a)
+
+
+@pytest.mark.parametrize("deg", [90.0, -90.0])
+def test_a_photo_turned_a_quarter_reads_as_if_upright(deg: float) -> None:
+    upright = assign(layout(FULL))
+    turned_dets = rotate(layout(FULL), deg)
+    turned = assign(turned_dets)
+    assert (turned.hand, turned.win_tile, turned.melds, turned.indicator) == (
+        upright.hand, upright.win_tile, upright.melds, upright.indicator)
+    assert codes(turned) == codes(upright) == []
+    photo_boxes = {tuple(round(v, 1) for v in d.box) for d in turned_dets}
+    assert {tuple(m["box"]) for m in turned.jing_marks()} == photo_boxes  # the photo's boxes, not the turned frame's
+
+
+def test_a_turned_photo_that_reads_alike_both_ways_asks_which_is_the_winning_tile() -> None:
+    turned = assign(rotate(layout([[HAND + ["3m"]]]), 90.0))  # no gap: neither way finds the winning tile
+    assert turned.win_tile is None and {"turned", "win_tile"} <= set(codes(turned))
+
+
+def test_an_upright_photo_with_sideways_claimed_tiles_is_not_taken_as_turned() -> None:
+    dets = layout([[HAND[:4], ["3m"]], [["4m>", "5m", "6m"], ["7p>", "7p", "7p"], ["1s>", "1s", "1s"]]])
+    assert not turned_a_quarter(dets)
