@@ -275,10 +275,10 @@ def score_one(score: Score, scene: Any, lay: Layout, dets: list[Detection], matc
 
 
 def render(lay: Layout, rng: random.Random) -> Any:
-    """The layout drawn with a random tileset and tile height."""
-    from vision.synth import TILESETS, render_layout
+    """The layout drawn with a random KDE tileset and tile height (the figures in docs/detector.md are on KDE art)."""
+    from vision.synth.render import KDE_TILESETS, render_layout
 
-    return render_layout(lay.rows, tile_height=rng.randint(40, 90), tileset=rng.choice(TILESETS),
+    return render_layout(lay.rows, tile_height=rng.randint(40, 90), tileset=rng.choice(KDE_TILESETS),
                          rng=np.random.default_rng(rng.randrange(2**31)))
 
 

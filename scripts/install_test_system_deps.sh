@@ -7,6 +7,7 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
 [ -d /usr/share/kmahjongglib ] || [ -d /usr/share/kf5/kmahjongglib ] || need+=(kdegames-mahjongg-data-kf5)
+[ -f /usr/share/gnome-mahjongg/themes/smooth.png ] || need+=(gnome-mahjongg)  # the "smooth" tileset
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || need+=(fonts-noto-cjk)
 command -v g++ >/dev/null 2>&1 || need+=(g++)  # pymahjonggb (国标 differential test) builds from source
 if [ ${#need[@]} -gt 0 ]; then

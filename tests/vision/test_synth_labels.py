@@ -10,12 +10,21 @@ import pytest
 
 from vision.data import read_yolo_labels
 from vision.detection import CLASS_NAMES
-from vision.synth import element_id, random_scene, render_layout, write_yolo_sample
+from vision.synth import TileArtError, element_id, random_scene, render_layout, render_tile, write_yolo_sample
+from vision.synth import render as synth_render
 
-pytestmark = pytest.mark.skipif(
+needs_kde = pytest.mark.skipif(
     not (Path("/usr/share/kmahjongglib/tilesets/default.svgz").exists() and shutil.which("rsvg-convert")),
     reason="needs kdegames-mahjongg-data-kf5 and librsvg2-bin (scripts/install_test_system_deps.sh)",
 )
+needs_smooth = pytest.mark.skipif(
+    not synth_render.GNOME_SMOOTH_PNG.exists(), reason="needs gnome-mahjongg (scripts/install_test_system_deps.sh)"
+)
+needs_noto = pytest.mark.skipif(
+    not any((synth_render.NOTO_DIR / f).exists() for f, _ in synth_render.NOTO_FONTS),
+    reason="needs fonts-noto-cjk (scripts/install_test_system_deps.sh)",
+)
+NEW_TILESETS = [pytest.param("smooth", marks=needs_smooth), pytest.param("glyph", marks=needs_noto)]
 
 BG = (0, 0, 255)
 
@@ -33,6 +42,7 @@ def test_element_ids_follow_the_kde_naming():
     ]
 
 
+@needs_kde
 @pytest.mark.parametrize("spec", ["5p", "7z>", "back"])
 def test_single_tile_box_is_tight(spec):
     scene = render_layout([[spec]], tile_height=60, background=BG)
@@ -46,6 +56,7 @@ def test_single_tile_box_is_tight(spec):
         assert (x2 - x1) > (y2 - y1)  # a sideways tile lies flat
 
 
+@needs_kde
 def test_rows_and_groups_are_labelled_in_order():
     scene = render_layout([[["1m", "2m", "3m"], ["5z>", "5z", "5z"]], [["back", "9s", "9s", "back"]]], background=BG)
     assert [t.tile for t in scene.tiles] == ["1m", "2m", "3m", "5z", "5z", "5z", "back", "9s", "9s", "back"]
@@ -56,6 +67,9 @@ def test_rows_and_groups_are_labelled_in_order():
     assert all(a[2] <= b[0] for a, b in zip(boxes, boxes[1:]))  # left to right, no overlap
 
 
+@needs_kde
+@needs_smooth
+@needs_noto
 def test_yolo_sample_round_trips(tmp_path):
     scene = random_scene(np.random.default_rng(3))
     img, lbl = write_yolo_sample(scene, tmp_path, "s0")
@@ -66,3 +80,162 @@ def test_yolo_sample_round_trips(tmp_path):
         assert CLASS_NAMES[b.cls] == t.tile
         x1, y1, x2, y2 = b.xyxy()
         assert x1 * w == pytest.approx(t.box[0], abs=0.01) and y2 * h == pytest.approx(t.box[3], abs=0.01)
+
+
+@pytest.mark.parametrize("tileset", NEW_TILESETS)
+def test_every_code_renders_tight_and_standing(tileset):
+    for code in CLASS_NAMES:
+        art = render_tile(code, tileset)
+        alpha = art[:, :, 3]
+        assert art.dtype == np.uint8 and art.shape[2] == 4
+        assert alpha[0].max() > 0 and alpha[-1].max() > 0 and alpha[:, 0].max() > 0 and alpha[:, -1].max() > 0, code
+        assert alpha[alpha.shape[0] // 2, alpha.shape[1] // 2] == 255, code
+        assert art.shape[0] > art.shape[1], code  # a standing tile is taller than wide
+
+
+@pytest.mark.parametrize("tileset", NEW_TILESETS)
+def test_every_code_has_its_own_face(tileset):
+    arts = {code: render_tile(code, tileset).astype(np.int16) for code in CLASS_NAMES}
+    assert len({a.shape for a in arts.values()}) == 1
+    codes = list(arts)
+    for i, a in enumerate(codes):
+        for b in codes[i + 1 :]:
+            assert np.abs(arts[a] - arts[b]).mean() > 1.0, (a, b)
+
+
+@needs_noto
+def test_glyph_tiles_are_deterministic():
+    a = synth_render._glyph_tile("7p")
+    b = synth_render._glyph_tile("7p")
+    assert np.array_equal(a, b)
+
+
+def _colour_counts(art: np.ndarray) -> dict[str, int]:
+    rgb = art[:, :, :3].astype(int)
+    r, g, b = rgb[:, :, 0], rgb[:, :, 1], rgb[:, :, 2]
+    on = art[:, :, 3] > 200
+    return {
+        "red": int((on & (r > g + 60) & (r > b + 60)).sum()),
+        "green": int((on & (g > r + 30) & (g > b + 10)).sum()),
+        "blue": int((on & (b > r + 30) & (b > g + 10)).sum()),
+        "dark": int((on & (rgb.max(axis=2) < 90)).sum()),
+    }
+
+
+def _face_components(art: np.ndarray) -> int:
+    """Number of separate coloured marks (dots, sticks) on the face, rings inside a dot counted once."""
+    import cv2
+
+    rgb = art[:, :, :3].astype(int)
+    coloured = (rgb.max(axis=2) - rgb.min(axis=2) > 50) & (art[:, :, 3] > 200)
+    contours, _ = cv2.findContours(coloured.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return sum(cv2.contourArea(c) > 40 for c in contours)
+
+
+@needs_smooth
+def test_smooth_cells_map_to_the_right_tiles():
+    red_dragon, green_dragon = _colour_counts(render_tile("7z", "smooth")), _colour_counts(render_tile("6z", "smooth"))
+    assert red_dragon["red"] > 5 * max(1, red_dragon["green"])
+    assert green_dragon["green"] > 5 * max(1, green_dragon["red"])
+    white = render_tile("5z", "smooth")
+    ink = _colour_counts(white)
+    assert sum(ink.values()) < 0.1 * white.shape[0] * white.shape[1]  # 白 is mostly blank
+    for code in ("1z", "2z", "3z", "4z"):  # winds: black ink, no colour
+        c = _colour_counts(render_tile(code, "smooth"))
+        assert c["dark"] > 200 and c["red"] + c["green"] < 50, code
+    for n in range(1, 10):  # 萬: a blue numeral above a red 萬
+        art = render_tile(f"{n}m", "smooth")
+        top, bottom = _colour_counts(art[: art.shape[0] // 2]), _colour_counts(art[art.shape[0] // 2 :])
+        assert top["blue"] > top["red"] and bottom["red"] > bottom["blue"], n
+    one_bamboo = _colour_counts(render_tile("1s", "smooth"))
+    assert one_bamboo["red"] > one_bamboo["green"] + one_bamboo["blue"]
+    for n in range(2, 10):
+        c = _colour_counts(render_tile(f"{n}s", "smooth"))
+        assert c["green"] + c["blue"] > c["red"], n
+    back = render_tile("back", "smooth").astype(int)
+    assert back[:, :, 1].mean() > back[:, :, 0].mean() + 20  # green back
+
+
+@pytest.mark.parametrize("tileset", NEW_TILESETS)
+def test_dots_and_sticks_come_in_their_counts(tileset):
+    assert [_face_components(render_tile(f"{n}p", tileset)) for n in range(1, 10)] == list(range(1, 10))
+    sticks = [2, 3, 4, 5, 6, 7, 9]  # 8條's sticks touch in its M/W pattern
+    assert [_face_components(render_tile(f"{n}s", tileset)) for n in sticks] == sticks
+
+
+def test_missing_smooth_png_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(synth_render, "GNOME_SMOOTH_PNG", tmp_path / "themes" / "smooth.png")
+    render_tile.cache_clear()
+    with pytest.raises(TileArtError, match="gnome-mahjongg") as err:
+        render_tile("1m", "smooth")
+    assert "请安装" in err.value.zh and "missing" in err.value.en
+
+
+def _check_tight(img: np.ndarray, box: tuple[float, float, float, float], pad: int = 4) -> None:
+    """The foreground near `box` spans exactly `box` (±1 px)."""
+    fg = _foreground(img)
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    ys, xs = np.nonzero(fg[max(0, y1 - pad) : y2 + pad, max(0, x1 - pad) : x2 + pad])
+    ox, oy = max(0, x1 - pad), max(0, y1 - pad)
+    assert abs(ox + xs.min() - box[0]) <= 1 and abs(oy + ys.min() - box[1]) <= 1, box
+    assert abs(ox + xs.max() + 1 - box[2]) <= 1 and abs(oy + ys.max() + 1 - box[3]) <= 1, box
+
+
+@pytest.mark.parametrize(
+    "tileset", [pytest.param("default", marks=needs_kde), pytest.param("traditional", marks=needs_kde), *NEW_TILESETS]
+)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_perspective_boxes_are_tight_on_each_tile(tileset, seed):
+    rows = [[["1m"], ["5p>"], ["back"], ["7z"], ["1s"]], [["9s"], ["2p>"], ["5z"]]]
+    flat = render_layout(rows, tile_height=60, tileset=tileset, background=BG, group_gap=0.6)
+    scene = render_layout(
+        rows, tile_height=60, tileset=tileset, background=BG, group_gap=0.6, perspective=True,
+        rng=np.random.default_rng(seed),
+    )  # fmt: skip
+    assert scene.image.shape != flat.image.shape  # the warp grows the canvas to hold the whole scene
+    assert [t.tile for t in scene.tiles] == [t.tile for t in flat.tiles]
+    for t in scene.tiles:  # each tile stands alone (group gaps), so the foreground around its box is its own
+        _check_tight(scene.image, t.box)
+    heights = [t.box[3] - t.box[1] for t in scene.tiles if not t.sideways]
+    assert max(heights) - min(heights) >= 1 or scene.tiles[0].box[1] != scene.tiles[3].box[1]  # not axis-aligned
+
+
+@needs_kde
+@needs_smooth
+@needs_noto
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_warped_random_scene_labels_every_visible_tile_pixel(seed, monkeypatch):
+    monkeypatch.setattr(synth_render, "_background", lambda h, w, rng: np.full((h, w, 3), BG, np.uint8))
+    monkeypatch.setattr(synth_render, "_degrade", lambda img, rng: img)
+    scene = random_scene(np.random.default_rng(seed), perspective=1.0)
+    fg = _foreground(scene.image)
+    covered = np.zeros_like(fg)
+    for t in scene.tiles:
+        x1, y1, x2, y2 = (int(round(v)) for v in t.box)
+        covered[max(0, y1 - 1) : y2 + 1, max(0, x1 - 1) : x2 + 1] = True
+        inside = fg[y1:y2, x1:x2]  # every box edge touches its tile
+        assert inside[0].any() and inside[-1].any() and inside[:, 0].any() and inside[:, -1].any(), t
+    assert not (fg & ~covered).any()  # no visible tile pixel is left unlabelled
+
+
+@needs_kde
+@needs_smooth
+@needs_noto
+def test_random_scene_uses_every_tileset_and_warps_half_of_them():
+    seen: set[str] = set()
+    warped = 0
+    real = synth_render.render_layout
+
+    def spy(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - a pass-through spy
+        nonlocal warped
+        seen.add(kwargs["tileset"])
+        warped += bool(kwargs["perspective"])
+        return real(*args, **kwargs)
+
+    rng = np.random.default_rng(5)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(synth_render, "render_layout", spy)
+        for _ in range(40):
+            random_scene(rng, tile_height=30)
+    assert seen == set(synth_render.TILESETS)
+    assert 8 <= warped <= 32

@@ -1,21 +1,64 @@
-"""Rendering of tiles and scenes (see the package docstring)."""
+"""Rendering of tiles and scenes (see the package docstring).
+
+Tilesets (`TILESETS`): the KDE SVGs ``default``, ``traditional``, ``jade``; GNOME's ``smooth``;
+and ``glyph``, drawn here from the Noto CJK fonts.
+
+GNOME ``smooth.png`` (package ``gnome-mahjongg``, ``/usr/share/gnome-mahjongg/themes``) is one
+4128 × 264 sprite sheet: 43 columns × 2 rows of 96 × 132 cells, each a whole tile with its 3-D edge
+(bottom and left).  Row 0 is the normal look, row 1 the same tiles highlighted (selected); only
+row 0 is used.  Columns (verified by eye):
+
+==========  ==========================================================
+cell        tile
+==========  ==========================================================
+0–8         1筒–9筒 (``1p``–``9p``)
+9, 10       北 (``4z``), 西 (``3z``)
+11, 12      南 (``2z``), 東 (``1z``)
+13, 14      中 (``7z``), 發 (``6z``)
+15–23       一萬–九萬 (``1m``–``9m``)
+24–32       1條–9條 (``1s``–``9s``; 1條 is a single red stick, not a bird)
+33–36       flowers 蘭 菊 梅 竹 (not used)
+37          白 (``5z``), a double frame
+38–41       seasons 春 夏 秋 冬 (not used)
+42          the blank tile body (tinted green for ``back``)
+==========  ==========================================================
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from scoring.errors import JingsuanError
 from vision.detection import CLASS_NAMES
 
+if TYPE_CHECKING:
+    from PIL import ImageDraw, ImageFont
+
 KDE_TILESET_DIR = Path("/usr/share/kmahjongglib/tilesets")
-TILESETS: tuple[str, ...] = ("default", "traditional", "jade")
+KDE_TILESETS: tuple[str, ...] = ("default", "traditional", "jade")
+TILESETS: tuple[str, ...] = (*KDE_TILESETS, "smooth", "glyph")
+GNOME_SMOOTH_PNG = Path("/usr/share/gnome-mahjongg/themes/smooth.png")
+SMOOTH_GRID = (43, 2)  # columns, rows of the sheet
+_SMOOTH_HONOURS = {4: 9, 3: 10, 2: 11, 1: 12, 7: 13, 6: 14, 5: 37}  # rank of a 'z' code → cell
+_SMOOTH_SUIT_START = {"p": 0, "m": 15, "s": 24}
+SMOOTH_BODY_CELL = 42
+NOTO_DIR = Path("/usr/share/fonts/opentype/noto")
+# (file, face index): index 3 is the Traditional Chinese face (萬 發 東 in their usual forms)
+NOTO_FONTS: tuple[tuple[str, int], ...] = (
+    ("NotoSerifCJK-Bold.ttc", 3),
+    ("NotoSansCJK-Bold.ttc", 3),
+    ("NotoSerifCJK-Regular.ttc", 3),
+    ("NotoSansCJK-Regular.ttc", 3),
+)
+BACK_TINT = (40, 120, 70)  # green backs, as on most sets
 _WIND_IDS = {1: "WIND_3", 2: "WIND_2", 3: "WIND_4", 4: "WIND_1"}  # 東 南 西 北
 _DRAGON_IDS = {5: "DRAGON_1", 6: "DRAGON_2", 7: "DRAGON_3"}  # 白 發 中
 _SUIT_IDS = {"m": "CHARACTER", "p": "ROD", "s": "BAMBOO"}
@@ -72,20 +115,39 @@ def _crop_to_alpha(rgba: np.ndarray) -> np.ndarray | None:
     return rgba[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
+def _check_code(code: str) -> None:
+    """Raise TileArtError for anything that is not a tile class name."""
+    if code not in CLASS_NAMES:
+        raise TileArtError(f"未知的牌：{code}", f"unknown tile code {code!r}")
+
+
+def _tint_back(body: np.ndarray) -> np.ndarray:
+    """A face-down tile: the blank body tinted with the back colour."""
+    out = body.copy()
+    rgb = out[:, :, :3].astype(np.float32)
+    out[:, :, :3] = (0.35 * rgb + 0.65 * np.array(BACK_TINT, dtype=np.float32)).astype(np.uint8)
+    return out
+
+
 @lru_cache(maxsize=512)
 def render_tile(code: str, tileset: str = "default") -> np.ndarray:
     """RGBA image of one standing tile (body + face; a face-down tile is a tinted body), tight crop."""
+    _check_code(code)
+    if tileset == "smooth":
+        return _smooth_tile(code)
+    if tileset == "glyph":
+        return _glyph_tile(code)
+    return _kde_tile(code, tileset)
+
+
+def _kde_tile(code: str, tileset: str) -> np.ndarray:
+    """A tile from a KDE tileset: the rasterised body with the face element drawn on its front."""
     cropped = _crop_to_alpha(_rasterise(tileset, "TILE_1", ART_HEIGHT))
     if cropped is None:
         raise TileArtError("牌身素材是空的", f"tile body of {tileset} renders empty")
     body = cropped.copy()
     if code == "back":
-        tint = np.array([40, 120, 70], dtype=np.float32)  # green backs, as on most sets
-        rgb = body[:, :, :3].astype(np.float32)
-        body[:, :, :3] = (0.35 * rgb + 0.65 * tint).astype(np.uint8)
-        return body
-    if code not in CLASS_NAMES:
-        raise TileArtError(f"未知的牌：{code}", f"unknown tile code {code!r}")
+        return _tint_back(body)
     face = _crop_to_alpha(_rasterise(tileset, element_id(code), ART_HEIGHT))
     if face is None:  # e.g. jade's 白 is a blank face: the body alone is the tile
         return body
@@ -102,6 +164,250 @@ def render_tile(code: str, tileset: str = "default") -> np.ndarray:
     a = face[:, :, 3:4].astype(np.float32) / 255
     body[y0 : y0 + fh, x0 : x0 + fw, :3] = (region * (1 - a) + face[:, :, :3] * a).astype(np.uint8)
     return body
+
+
+# --- GNOME smooth.png ---------------------------------------------------------------------------
+
+
+def smooth_cell(code: str) -> int:
+    """Column of a tile code in GNOME's smooth.png ('1p' → 0, '1z' 東 → 12, 'back' → the blank body)."""
+    if code == "back":
+        return SMOOTH_BODY_CELL
+    rank, suit = int(code[0]), code[1]
+    if suit == "z":
+        return _SMOOTH_HONOURS[rank]
+    return _SMOOTH_SUIT_START[suit] + rank - 1
+
+
+@lru_cache(maxsize=2)
+def _smooth_sheet(path: Path) -> np.ndarray:
+    """The smooth.png sprite sheet as RGBA, checked to be a 43 × 2 grid."""
+    if not path.exists():
+        raise TileArtError(
+            f"找不到牌面素材 {path}，请安装 gnome-mahjongg",
+            f"tile art {path} missing: apt-get install gnome-mahjongg",
+        )
+    import cv2
+
+    bgra = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    cols, rows = SMOOTH_GRID
+    if bgra is None or bgra.ndim != 3 or bgra.shape[2] != 4 or bgra.shape[1] % cols or bgra.shape[0] % rows:
+        raise TileArtError("牌面素材无法读取或尺寸不对", f"cannot read {path} as a {cols} × {rows} RGBA sprite sheet")
+    return cv2.cvtColor(bgra, cv2.COLOR_BGRA2RGBA)
+
+
+def _smooth_tile(code: str) -> np.ndarray:
+    """One tile cut from row 0 of GNOME's smooth.png (its 3-D edge included), tight crop."""
+    sheet = _smooth_sheet(GNOME_SMOOTH_PNG)
+    cols, rows = SMOOTH_GRID
+    cw, ch = sheet.shape[1] // cols, sheet.shape[0] // rows
+    c = smooth_cell(code)
+    tile = _crop_to_alpha(sheet[:ch, c * cw : (c + 1) * cw])
+    if tile is None:
+        raise TileArtError("牌面素材是空的", f"cell {c} of {GNOME_SMOOTH_PNG} is empty")
+    return _tint_back(tile) if code == "back" else tile.copy()
+
+
+# --- glyph tiles drawn from Noto CJK ------------------------------------------------------------
+
+_SS = 4  # supersampling of the glyph drawing
+_GLYPH_W, _GLYPH_H = 96, ART_HEIGHT
+_IVORY, _EDGE, _OUTLINE = (246, 241, 222), (201, 191, 160), (120, 110, 85)
+_BLUE, _RED, _GREEN, _BLACK = (30, 50, 140), (200, 35, 35), (20, 125, 55), (25, 25, 25)
+_NUMERALS = "一二三四五六七八九"
+_HONOUR_GLYPHS = {
+    1: ("東", _BLACK),
+    2: ("南", _BLACK),
+    3: ("西", _BLACK),
+    4: ("北", _BLACK),
+    6: ("發", _GREEN),
+    7: ("中", _RED),
+}
+# dot patterns: (u, v) centres in the face (0..1), radius as a fraction of the face width, colours
+_DOTS: dict[int, tuple[list[tuple[float, float]], float, list[tuple[int, int, int]]]] = {
+    2: ([(0.5, 0.27), (0.5, 0.73)], 0.2, [_GREEN, _BLUE]),
+    3: ([(0.22, 0.18), (0.5, 0.5), (0.78, 0.82)], 0.17, [_BLUE, _RED, _GREEN]),
+    4: ([(0.28, 0.27), (0.72, 0.27), (0.28, 0.73), (0.72, 0.73)], 0.19, [_BLUE, _GREEN, _GREEN, _BLUE]),
+    5: ([(0.25, 0.22), (0.75, 0.22), (0.5, 0.5), (0.25, 0.78), (0.75, 0.78)], 0.16, [_BLUE, _GREEN, _RED, _GREEN, _BLUE]),
+    6: ([(x, y) for y in (0.18, 0.5, 0.82) for x in (0.3, 0.7)], 0.15, [_GREEN] * 2 + [_RED] * 4),
+    7: ([(0.22, 0.12), (0.5, 0.24), (0.78, 0.36)] + [(x, y) for y in (0.62, 0.87) for x in (0.3, 0.7)], 0.12,
+        [_GREEN] * 3 + [_RED] * 4),
+    8: ([(x, y) for y in (0.12, 0.37, 0.63, 0.88) for x in (0.3, 0.7)], 0.115, [_BLUE] * 8),
+    9: ([(x, y) for y in (0.18, 0.5, 0.82) for x in (0.2, 0.5, 0.8)], 0.13, [_BLUE] * 3 + [_RED] * 3 + [_GREEN] * 3),
+}  # fmt: skip
+# bamboo patterns: (u, v, angle in degrees) per stick, stick length as a fraction of the face height, colours
+_G3 = [(x, 0.0) for x in (0.2, 0.5, 0.8)]
+_STICKS: dict[int, tuple[list[tuple[float, float, float]], float, list[tuple[int, int, int]]]] = {
+    2: ([(0.5, 0.27, 0), (0.5, 0.73, 0)], 0.36, [_BLUE, _GREEN]),
+    3: ([(0.5, 0.27, 0), (0.3, 0.73, 0), (0.7, 0.73, 0)], 0.36, [_BLUE, _GREEN, _GREEN]),
+    4: ([(x, y, 0) for y in (0.27, 0.73) for x in (0.3, 0.7)], 0.36, [_GREEN, _BLUE, _BLUE, _GREEN]),
+    5: ([(0.2, 0.27, 0), (0.8, 0.27, 0), (0.5, 0.5, 0), (0.2, 0.73, 0), (0.8, 0.73, 0)], 0.36,
+        [_GREEN, _BLUE, _RED, _BLUE, _GREEN]),
+    6: ([(x, y, 0) for y in (0.27, 0.73) for x, _ in _G3], 0.36, [_GREEN] * 3 + [_BLUE] * 3),
+    7: ([(0.5, 0.16, 0)] + [(x, y, 0) for y in (0.5, 0.83) for x, _ in _G3], 0.27, [_RED] + [_GREEN] * 6),
+    8: ([(0.13, 0.27, 0), (0.37, 0.27, 25), (0.63, 0.27, -25), (0.87, 0.27, 0),
+         (0.13, 0.73, 0), (0.37, 0.73, -25), (0.63, 0.73, 25), (0.87, 0.73, 0)], 0.36, [_GREEN] * 4 + [_BLUE] * 4),
+    9: ([(x, y, 0) for y in (0.17, 0.5, 0.83) for x, _ in _G3], 0.27, [_GREEN, _RED, _GREEN] * 3),
+}  # fmt: skip
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in supersampled pixels
+
+
+@lru_cache(maxsize=1)
+def _noto_path() -> tuple[Path, int]:
+    """The first installed Noto CJK font file and its Traditional Chinese face index."""
+    for name, index in NOTO_FONTS:
+        if (NOTO_DIR / name).exists():
+            return NOTO_DIR / name, index
+    raise TileArtError(
+        f"找不到 Noto CJK 字体（{NOTO_DIR}），请安装 fonts-noto-cjk",
+        f"Noto CJK fonts missing under {NOTO_DIR}: apt-get install fonts-noto-cjk",
+    )
+
+
+def _glyph_tile(code: str) -> np.ndarray:
+    """A tile drawn procedurally: ivory body, Noto CJK characters, ringed dots or bamboo sticks."""
+    from PIL import Image, ImageDraw
+
+    back = code == "back"
+    img = Image.new("RGBA", (_GLYPH_W * _SS, _GLYPH_H * _SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    face = _draw_body(draw, back)
+    if not back:
+        _draw_face(draw, code, face)
+    small = img.convert("RGBa").resize((_GLYPH_W, _GLYPH_H), Image.Resampling.BOX).convert("RGBA")
+    tile = _crop_to_alpha(np.asarray(small))
+    assert tile is not None  # the body fills the canvas
+    return tile.copy()
+
+
+def _draw_body(draw: ImageDraw.ImageDraw, back: bool) -> Box:
+    """The rounded body with a darker edge (thicker at the bottom, the tile's depth); returns the face box."""
+    s, w, h = _SS, _GLYPH_W * _SS, _GLYPH_H * _SS
+    face_colour, edge = ((46, 128, 80), (24, 82, 48)) if back else (_IVORY, _EDGE)
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=11 * s, fill=_OUTLINE if not back else (15, 50, 30))
+    draw.rounded_rectangle((s, s, w - 1 - s, h - 1 - s), radius=10 * s, fill=edge)
+    draw.rounded_rectangle((3 * s, 2 * s, w - 1 - 3 * s, h - 1 - 9 * s), radius=9 * s, fill=face_colour)
+    return (9 * s, 9 * s, w - 9 * s, h - 16 * s)
+
+
+def _draw_face(draw: ImageDraw.ImageDraw, code: str, face: Box) -> None:
+    """Draw the face of a (face-up) tile code inside `face`."""
+    rank, suit = int(code[0]), code[1]
+    x0, y0, x1, y1 = face
+    if suit == "m":
+        split = y0 + (y1 - y0) * 0.42
+        inset = (x1 - x0) * 0.12
+        _draw_char(draw, _NUMERALS[rank - 1], (x0 + inset, y0, x1 - inset, split), _BLUE)
+        _draw_char(draw, "萬", (x0, split + 2 * _SS, x1, y1), _RED)
+    elif suit == "z" and rank == 5:
+        _draw_frame(draw, face)
+    elif suit == "z":
+        ch, colour = _HONOUR_GLYPHS[rank]
+        _draw_char(draw, ch, (x0 + 2 * _SS, y0 + 8 * _SS, x1 - 2 * _SS, y1 - 8 * _SS), colour)
+    elif suit == "p":
+        _draw_dots(draw, rank, face)
+    elif rank == 1:
+        _draw_bird(draw, face)
+    else:
+        _draw_sticks(draw, rank, face)
+
+
+@lru_cache(maxsize=64)
+def _noto_font(size: int) -> ImageFont.FreeTypeFont:
+    """The Noto CJK font at `size` pixels."""
+    from PIL import ImageFont
+
+    path, index = _noto_path()
+    return ImageFont.truetype(str(path), size, index=index)
+
+
+def _draw_char(draw: ImageDraw.ImageDraw, ch: str, box: Box, colour: tuple[int, int, int]) -> None:
+    """One Noto CJK character, scaled to fit `box` and centred on its ink."""
+    ref = 100
+    left, top, right, bottom = _noto_font(ref).getbbox(ch)
+    fit = min((box[2] - box[0]) / max(1, right - left), (box[3] - box[1]) / max(1, bottom - top))
+    font = _noto_font(max(1, int(ref * fit)))
+    left, top, right, bottom = font.getbbox(ch)
+    xy = ((box[0] + box[2] - left - right) / 2, (box[1] + box[3] - top - bottom) / 2)
+    draw.text(xy, ch, font=font, fill=colour)
+
+
+def _draw_frame(draw: ImageDraw.ImageDraw, face: Box) -> None:
+    """白: an empty face with a blue rectangular frame (an outer and a thin inner line)."""
+    x0, y0, x1, y1 = face
+    s = _SS
+    draw.rectangle((x0 + 4 * s, y0 + 4 * s, x1 - 4 * s, y1 - 4 * s), outline=_BLUE, width=3 * s)
+    draw.rectangle((x0 + 9 * s, y0 + 9 * s, x1 - 9 * s, y1 - 9 * s), outline=_BLUE, width=s)
+
+
+def _draw_ring_dot(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colours: list[tuple[int, int, int]]
+) -> None:
+    """One 筒 circle: concentric rings in `colours` (outside in) on the ivory face."""
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_OUTLINE)
+    radii = [0.93, 0.75, 0.55, 0.38, 0.2]
+    fills = [colours[0], _IVORY, colours[1 % len(colours)], _IVORY, colours[2 % len(colours)]]
+    for k, fill in zip(radii, fills):
+        draw.ellipse((cx - k * r, cy - k * r, cx + k * r, cy + k * r), fill=fill)
+
+
+def _draw_dots(draw: ImageDraw.ImageDraw, rank: int, face: Box) -> None:
+    """n筒 in the standard pattern; 1筒 is one large blue/green/red circle."""
+    x0, y0, x1, y1 = face
+    fw, fh = x1 - x0, y1 - y0
+    if rank == 1:
+        _draw_ring_dot(draw, x0 + fw / 2, y0 + fh / 2, 0.42 * fw, [_BLUE, _GREEN, _RED])
+        return
+    centres, rr, colours = _DOTS[rank]
+    for (u, v), colour in zip(centres, colours):
+        _draw_ring_dot(draw, x0 + u * fw, y0 + v * fh, rr * fw, [colour])
+
+
+def _draw_stick(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, colour: tuple[int, int, int], angle: float
+) -> None:
+    """One 條 stick: a rounded bar with nodes at its ends and middle, tilted by `angle` degrees."""
+    import math
+
+    w = 0.085 * _GLYPH_W * _SS
+    dx, dy = math.sin(math.radians(angle)) * length / 2, math.cos(math.radians(angle)) * length / 2
+    p0, p1 = (cx - dx, cy - dy), (cx + dx, cy + dy)
+    draw.line((p0, p1), fill=_OUTLINE, width=int(w + 2 * _SS))
+    draw.line((p0, p1), fill=colour, width=int(w))
+    draw.line((p0, p1), fill=_IVORY, width=max(1, int(w / 5)))
+    nx, ny = math.cos(math.radians(angle)) * w * 0.75, -math.sin(math.radians(angle)) * w * 0.75
+    for t in (0.0, 0.5, 1.0):
+        px, py = p0[0] + (p1[0] - p0[0]) * t, p0[1] + (p1[1] - p0[1]) * t
+        draw.line(((px - nx, py - ny), (px + nx, py + ny)), fill=colour, width=int(w * 0.45))
+
+
+def _draw_sticks(draw: ImageDraw.ImageDraw, rank: int, face: Box) -> None:
+    """n條 (n ≥ 2) in the standard pattern."""
+    x0, y0, x1, y1 = face
+    fw, fh = x1 - x0, y1 - y0
+    sticks, lf, colours = _STICKS[rank]
+    for (u, v, angle), colour in zip(sticks, colours):
+        _draw_stick(draw, x0 + u * fw, y0 + v * fh, lf * fh, colour, angle)
+
+
+def _draw_bird(draw: ImageDraw.ImageDraw, face: Box) -> None:
+    """1條: a simple bird (green body and tail, red head, yellow beak) standing on a short stick."""
+    x0, y0, x1, y1 = face
+    fw, fh = x1 - x0, y1 - y0
+
+    def p(u: float, v: float) -> tuple[float, float]:
+        return (x0 + u * fw, y0 + v * fh)
+
+    draw.polygon([p(0.45, 0.55), p(0.05, 0.9), p(0.2, 0.95), p(0.3, 0.98), p(0.5, 0.7)], fill=_BLUE)  # tail
+    draw.ellipse((*p(0.2, 0.35), *p(0.8, 0.72)), fill=_GREEN, outline=_OUTLINE, width=_SS)  # body
+    draw.polygon([p(0.35, 0.45), p(0.6, 0.5), p(0.4, 0.65)], fill=(120, 190, 90))  # wing
+    draw.ellipse((*p(0.55, 0.12), *p(0.85, 0.34)), fill=_RED, outline=_OUTLINE, width=_SS)  # head
+    draw.polygon([p(0.84, 0.2), p(0.98, 0.25), p(0.84, 0.29)], fill=(230, 170, 30))  # beak
+    draw.ellipse((*p(0.7, 0.19), *p(0.76, 0.24)), fill=_BLACK)  # eye
+    draw.line((p(0.45, 0.72), p(0.42, 0.85)), fill=_RED, width=2 * _SS)  # legs
+    draw.line((p(0.58, 0.72), p(0.6, 0.85)), fill=_RED, width=2 * _SS)
+    draw.line((p(0.3, 0.86), p(0.75, 0.86)), fill=_GREEN, width=3 * _SS)  # perch
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,31 +468,37 @@ def _paste(canvas: np.ndarray, rgba: np.ndarray, x: int, y: int) -> tuple[float,
     return (float(x + xs.min()), float(y + ys.min()), float(x + xs.max() + 1), float(y + ys.max() + 1))
 
 
-def render_layout(
-    rows: list[list[list[str | TileSpec]]] | list[list[str | TileSpec]],
-    tile_height: int = 64,
-    tileset: str = "default",
-    rng: np.random.Generator | None = None,
-    margin: int = 24,
-    group_gap: float = 0.35,
-    background: tuple[int, int, int] | None = None,
-) -> SynthScene:
-    """Draw rows of tile groups; returns the image and each tile's exact box.
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """A tile's art (resized, turned if sideways) and where its top-left corner goes on the canvas."""
 
-    `rows` is a list of rows; a row is a list of groups (lists of tile specs) or a flat list of
-    specs (one group).  Specs are codes ('5p'), sideways codes ('5p>'), or 'back'/'?' face-down.
-    """
-    import cv2
+    art: np.ndarray
+    x: int
+    y: int
+    spec: TileSpec
+    row: int
+    group: int
 
-    rng = rng or np.random.default_rng(0)
+
+def _normalise_rows(rows: list[list[list[str | TileSpec]]] | list[list[str | TileSpec]]) -> list[list[list[TileSpec]]]:
+    """Rows of groups of TileSpecs (a flat row is one group)."""
     norm_rows: list[list[list[TileSpec]]] = []
     for row in rows:
         groups = row if row and isinstance(row[0], list) else [row]
         norm_rows.append([[TileSpec.parse(t) for t in g] for g in groups])  # type: ignore[union-attr]
-    placed: list[tuple[np.ndarray, int, int, TileSpec, int, int]] = []
+    return norm_rows
+
+
+def _place_tiles(
+    rows: list[list[list[TileSpec]]], tile_height: int, tileset: str, margin: int, group_gap: float
+) -> tuple[list[_Placed], int, int]:
+    """Lay the tiles out left to right, rows top to bottom; returns the placements and canvas h, w."""
+    import cv2
+
+    placed: list[_Placed] = []
     y = margin
     width = 0
-    for r, groups in enumerate(norm_rows):
+    for r, groups in enumerate(rows):
         x = margin
         row_h = 0
         for g, group in enumerate(groups):
@@ -196,21 +508,101 @@ def render_layout(
                 art = cv2.resize(art, (max(1, round(art.shape[1] * s)), tile_height), interpolation=cv2.INTER_AREA)
                 if spec.sideways:
                     art = np.ascontiguousarray(np.rot90(art, 1))
-                placed.append((art, x, y + (tile_height - art.shape[0]), spec, r, g))
+                placed.append(_Placed(art, x, max(0, y + (tile_height - art.shape[0])), spec, r, g))
                 x += art.shape[1]
                 row_h = max(row_h, art.shape[0])
             x += int(tile_height * group_gap)
         width = max(width, x)
         y += row_h + int(tile_height * 0.5)
-    h, w = y + margin, width + margin
-    canvas = (
-        np.full((h, w, 3), background, dtype=np.uint8) if background is not None else _background(h, w, rng)
-    )
+    return placed, y + margin, width + margin
+
+
+def render_layout(
+    rows: list[list[list[str | TileSpec]]] | list[list[str | TileSpec]],
+    tile_height: int = 64,
+    tileset: str = "default",
+    rng: np.random.Generator | None = None,
+    margin: int = 24,
+    group_gap: float = 0.35,
+    background: tuple[int, int, int] | None = None,
+    perspective: bool = False,
+) -> SynthScene:
+    """Draw rows of tile groups; returns the image and each tile's exact box.
+
+    `rows` is a list of rows; a row is a list of groups (lists of tile specs) or a flat list of
+    specs (one group).  Specs are codes ('5p'), sideways codes ('5p>'), or 'back'/'?' face-down.
+    With `perspective`, the whole scene is warped by a mild random perspective (drawn from `rng`)
+    and each box is the bounding box of the tile's warped visible pixels.
+    """
+    rng = rng or np.random.default_rng(0)
+    placed, h, w = _place_tiles(_normalise_rows(rows), tile_height, tileset, margin, group_gap)
+    canvas = np.full((h, w, 3), background, dtype=np.uint8) if background is not None else _background(h, w, rng)
     scene = SynthScene(canvas)
-    for art, x, yy, spec, r, g in placed:
-        box = _paste(canvas, art, x, max(0, yy))
-        scene.tiles.append(SynthTile(spec.code, box, r, g, spec.sideways))
+    for p in placed:
+        box = _paste(canvas, p.art, p.x, p.y)
+        scene.tiles.append(SynthTile(p.spec.code, box, p.row, p.group, p.spec.sideways))
+    if perspective:
+        _warp_scene(scene, placed, rng)
     return scene
+
+
+def random_homography(
+    w: int, h: int, rng: np.random.Generator, max_shrink: float = 0.15, max_angle: float = 4.0
+) -> tuple[np.ndarray, tuple[int, int]]:
+    """A mild camera tilt for a w × h image: top edge shrunk by up to `max_shrink`, a small rotation.
+
+    Returns the 3 × 3 homography and the (width, height) of the output that holds the whole warped image.
+    """
+    import cv2
+
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+    dx = rng.uniform(0, max_shrink) * w / 2
+    dst = np.array([[dx, 0], [w - dx, 0], [w, h], [0, h]], dtype=np.float64)
+    a = np.radians(rng.uniform(-max_angle, max_angle))
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    centre = np.array([w / 2, h / 2])
+    dst = (dst - centre) @ rot.T + centre
+    dst -= dst.min(axis=0)
+    size = (int(np.ceil(dst[:, 0].max())), int(np.ceil(dst[:, 1].max())))
+    return cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32)), size
+
+
+def _translation(tx: float, ty: float) -> np.ndarray:
+    """3 × 3 translation matrix."""
+    return np.array([[1, 0, tx], [0, 1, ty], [0, 0, 1]], dtype=np.float64)
+
+
+def _warped_box(
+    alpha: np.ndarray, x: int, y: int, hom: np.ndarray, size: tuple[int, int]
+) -> tuple[float, float, float, float]:
+    """Box of a tile's visible pixels (alpha > 127) after the warp; `alpha` sits at (x, y) before it."""
+    import cv2
+
+    ph, pw = alpha.shape
+    corners = np.array([[[x, y]], [[x + pw, y]], [[x + pw, y + ph]], [[x, y + ph]]], dtype=np.float64)
+    warped_corners = cv2.perspectiveTransform(corners, hom).reshape(-1, 2)
+    x0, y0 = (max(0, int(np.floor(v)) - 2) for v in warped_corners.min(axis=0))
+    x1 = min(size[0], int(np.ceil(warped_corners[:, 0].max())) + 2)
+    y1 = min(size[1], int(np.ceil(warped_corners[:, 1].max())) + 2)
+    local = _translation(-x0, -y0) @ hom @ _translation(x, y)
+    mask = cv2.warpPerspective(alpha, local, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderValue=0)
+    ys, xs = np.nonzero(mask > 127)
+    if ys.size == 0:  # too small to survive the warp: fall back to the warped corners
+        return (float(x0), float(y0), float(x1), float(y1))
+    return (float(x0 + xs.min()), float(y0 + ys.min()), float(x0 + xs.max() + 1), float(y0 + ys.max() + 1))
+
+
+def _warp_scene(scene: SynthScene, placed: list[_Placed], rng: np.random.Generator) -> None:
+    """Warp the scene by a random mild perspective, in place; boxes follow each tile's warped alpha."""
+    import cv2
+
+    h, w = scene.image.shape[:2]
+    hom, size = random_homography(w, h, rng)
+    # edge pixels are background (the margin), so replicating them adds no unlabelled tile parts
+    scene.image = cv2.warpPerspective(scene.image, hom, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    scene.tiles = [
+        replace(t, box=_warped_box(p.art[:, :, 3], p.x, p.y, hom, size)) for t, p in zip(scene.tiles, placed)
+    ]
 
 
 def _degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -232,8 +624,10 @@ def _degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.imdecode(enc, cv2.IMREAD_UNCHANGED) if ok else out
 
 
-def random_scene(rng: np.random.Generator, tileset: str | None = None, tile_height: int | None = None) -> SynthScene:
-    """A hand-like scene: a standing row of 13–14 tiles and a row of exposed melds (some sideways/backs)."""
+def random_scene(
+    rng: np.random.Generator, tileset: str | None = None, tile_height: int | None = None, perspective: float = 0.5
+) -> SynthScene:
+    """A hand-like scene: a row of 10–14 standing tiles and a row of melds, warped with probability `perspective`."""
     codes = [c for c in CLASS_NAMES if c != "back"]
     hand = [str(c) for c in rng.choice(codes, size=int(rng.integers(10, 15)))]
     melds: list[list[str | TileSpec]] = []
@@ -254,6 +648,7 @@ def random_scene(rng: np.random.Generator, tileset: str | None = None, tile_heig
         tile_height=tile_height or int(rng.integers(40, 90)),
         tileset=tileset or str(rng.choice(TILESETS)),
         rng=rng,
+        perspective=bool(rng.random() < perspective),
     )
     scene.image = _degrade(scene.image, rng)
     return scene
