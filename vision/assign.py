@@ -38,6 +38,8 @@ GAP_OVER_USUAL = 0.15
 MIN_GAP_FRACTION = 0.15
 ROW_FRACTION = 0.5  # of the median tile height: a bigger perpendicular jump starts a new row
 LOW_CONFIDENCE = 0.5
+#: A group that is no meld as read has its least sure tile read again when that tile is below this.
+REREAD_BELOW = 0.8  # the two-stage conf is a geometric mean: a misread tile often scores 0.5-0.8
 DOUBTFUL = 0.3  # a box below this confidence may be set aside when that makes the photo's counts add up
 MAX_SET_ASIDE = 2
 #: Questions that mean the layout does not add up (a box too many or a stray box).
@@ -326,7 +328,7 @@ def classify_meld(g: Sequence[Placed]) -> tuple[dict[str, Any] | None, list[dict
 def guess_meld(
     g: Sequence[Placed],
 ) -> tuple[list[Placed], dict[str, Any], list[dict[str, str]], float] | None:
-    """A group that is one misread tile away from a meld: the least sure tile (conf < LOW_CONFIDENCE) re-read.
+    """A group that is one misread tile away from a meld: the least sure tile (conf < REREAD_BELOW) re-read.
 
     Only when exactly one tile code makes the group a 碰, 杠 or 吃; the guess is asked about, never silent.
     """
@@ -334,7 +336,7 @@ def guess_meld(
         return None
     order = sorted(range(len(g)), key=lambda i: g[i].det.conf)
     weakest = order[0]
-    if g[weakest].det.conf >= LOW_CONFIDENCE or g[weakest].det.conf == g[order[1]].det.conf:
+    if g[weakest].det.conf >= REREAD_BELOW or g[weakest].det.conf == g[order[1]].det.conf:
         return None
     others = [p.tile for i, p in enumerate(g) if i != weakest]
     fits = [c for c in CODES if _is_meld_of([*others, c])]

@@ -9,6 +9,7 @@ mapped back to the photo's pixels, sorted left to right.
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,10 @@ from vision.runtime import open_session
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "tiles.onnx"
 DEFAULT_CLASSIFIER = MODELS_DIR / "tile_classifier.onnx"
-CONF_THRESHOLD = 0.25
+CONF_THRESHOLD = 0.3
+#: Two-stage: the YOLO stage proposes every box scoring at least this; the classifier then names
+#: it, and the final confidence (`tile_confidence`) is held to `conf`.
+BOX_THRESHOLD = 0.05
 IOU_THRESHOLD = 0.5
 MAX_DETECTIONS = 300
 
@@ -116,6 +120,11 @@ class TileDetector:
             from vision.classifier import TileClassifier
 
             self.classifier = TileClassifier(cls_path, threads)
+        if self.classifier is None and not set(self.names) <= set(CLASS_NAMES):
+            raise DetectorError(
+                f"识别模型 {path.name} 只找牌的位置，需要旁边的牌面分类模型 {DEFAULT_CLASSIFIER.name}",
+                f"{path.name} only finds tiles (classes {list(self.names)[:3]}); it needs {DEFAULT_CLASSIFIER.name} beside it",
+            )
 
     def __call__(
         self,
@@ -125,29 +134,43 @@ class TileDetector:
         max_det: int = MAX_DETECTIONS,
     ) -> list[Detection]:
         rgb = load_image(image)
-        canvas, geo = letterbox(rgb, self.imgsz)
-        blob = canvas.astype(np.float32).transpose(2, 0, 1)[None] / 255.0
-        output = self.session.run(None, {self.input_name: blob})[0]
-        two_stage = self.classifier is not None
-        boxes, scores, cls_ids = decode_yolo_output(output, conf, len(self.names), agnostic_score=two_stage)
-        keep = nms(boxes, scores, iou)[:max_det]
-        mapped = boxes_to_image(boxes[keep], geo)
-        if two_stage:
-            return self._classify(rgb, mapped, scores[keep])
+        if self.classifier is not None:
+            # √(box × class) ≥ conf needs box ≥ conf²: boxes below cannot pass and are not classified
+            floor = max(min(conf, BOX_THRESHOLD), conf * conf)
+            mapped, scores, _ = self.find_boxes(rgb, floor, iou, max_det, agnostic_score=True)
+            return [d for d in self._classify(rgb, mapped, scores) if d.conf >= conf]
+        mapped, scores, cls_ids = self.find_boxes(rgb, conf, iou, max_det, agnostic_score=False)
         dets = [
             Detection(tuple(float(v) for v in b), self.names[int(c)], float(s))  # type: ignore[arg-type]
-            for b, s, c in zip(mapped, scores[keep], cls_ids[keep])
+            for b, s, c in zip(mapped, scores, cls_ids)
             if (b[2] - b[0]) > 0 and (b[3] - b[1]) > 0
         ]
         return sorted(dets, key=lambda d: (d.cx, d.cy))
 
+    def find_boxes(self, rgb: np.ndarray, conf: float = CONF_THRESHOLD, iou: float = IOU_THRESHOLD,
+                   max_det: int = MAX_DETECTIONS, agnostic_score: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The YOLO stage alone on an RGB array: (boxes in the photo's pixels, scores, class ids), after NMS."""
+        canvas, geo = letterbox(rgb, self.imgsz)
+        blob = canvas.astype(np.float32).transpose(2, 0, 1)[None] / 255.0
+        output = self.session.run(None, {self.input_name: blob})[0]
+        boxes, scores, cls_ids = decode_yolo_output(output, conf, len(self.names), agnostic_score=agnostic_score)
+        keep = nms(boxes, scores, iou)[:max_det]
+        return boxes_to_image(boxes[keep], geo), scores[keep], cls_ids[keep]
+
     def _classify(self, rgb: np.ndarray, mapped: np.ndarray, box_scores: np.ndarray) -> list[Detection]:
-        """Second stage: name each box from a crop of the full-resolution photo; conf = box × class."""
+        """Second stage: name each box from a crop of the full-resolution photo."""
         good = [(tuple(float(v) for v in b), float(s)) for b, s in zip(mapped, box_scores)
                 if (b[2] - b[0]) > 0 and (b[3] - b[1]) > 0]
         labels = self.classifier.classify(rgb, [b for b, _ in good]) if good else []  # type: ignore[union-attr]
-        dets = [Detection(b, tile, s * p) for (b, s), (tile, p) in zip(good, labels)]  # type: ignore[arg-type]
+        dets = [Detection(b, tile, tile_confidence(s, p)) for (b, s), (tile, p) in zip(good, labels)]  # type: ignore[arg-type]
         return sorted(dets, key=lambda d: (d.cx, d.cy))
+
+
+def tile_confidence(box_score: float, class_prob: float) -> float:
+    """Two-stage confidence: the geometric mean of the detector's "a tile is here" and the classifier's
+    "it is this tile" (the plain product ranked boxes alike but pushed sure tiles of a weakly scored
+    detector below any usable threshold)."""
+    return math.sqrt(max(box_score, 0.0) * max(class_prob, 0.0))
 
 
 @lru_cache(maxsize=4)

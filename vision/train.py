@@ -90,6 +90,7 @@ class TrainConfig:
     degrees: float = 5.0
     exist_ok: bool = True
     time: float | None = None  # hours; when set, ultralytics fits the epochs (and LR schedule) into it
+    single_cls: bool = False  # find tiles only (class `item`); the crop classifier names them
 
 
 def train(cfg: TrainConfig) -> Path:

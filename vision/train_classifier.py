@@ -1,7 +1,11 @@
 """Train the crop classifier of `vision/classifier.py` on the boxes of a YOLO dataset (torch; `train` extra).
 
 Crops are cut from each labelled image at its own resolution, with random box jitter, several
-per box; augmentation adds 180° turns, light and colour changes and blur.  The network is a small
+per box; augmentation adds 180° turns, small rotations, light and colour changes and blur.
+Besides the 35 tile classes the classifier learns a 36th, `none` (`NO_TILE`): what the detector
+boxes that is not one tile of the game — a flower or season, two half tiles, a table edge — mined
+by running the detector over the training photos (`collect_negative_crops`) and from boxes shifted
+half a tile off a labelled one.  The network is a small
 VGG-style CNN (about 0.4 M parameters): 2-core CPU training takes minutes, inference on 14
 crops about a millisecond.  Export is a static ONNX graph (N × 3 × 64 × 48, dynamic N).
 """
@@ -14,9 +18,12 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classifier import CROP_H, CROP_W, crop_tile, to_blob
-from vision.data import read_yolo_labels
-from vision.detection import CLASS_NAMES
+from vision.classifier import CLASSIFIER_NAMES, CROP_H, CROP_W, NO_TILE, crop_tile, to_blob
+from vision.data import IMAGE_SUFFIXES, read_yolo_labels
+from vision.evaluate import iou_matrix
+
+#: A detector box overlapping every labelled tile less than this is not a tile (`none`).
+NEGATIVE_MAX_IOU = 0.3
 
 
 @dataclass
@@ -58,7 +65,75 @@ def collect_crops(split_dir: str | Path, copies: int = 1, jitter: float = 0.0, s
     return CropSet(np.stack(xs), np.asarray(ys, np.int64))
 
 
-def build_model(num_classes: int = len(CLASS_NAMES)):  # -> torch.nn.Module
+def concat(*sets: CropSet) -> CropSet:
+    """One crop set of several."""
+    return CropSet(np.concatenate([c.x for c in sets]), np.concatenate([c.y for c in sets]))
+
+
+def _labelled_pixels(label: Path, w: int, h: int) -> np.ndarray:
+    boxes = [b.xyxy() for b in read_yolo_labels(label)]
+    return np.array([(x1 * w, y1 * h, x2 * w, y2 * h) for x1, y1, x2, y2 in boxes]).reshape(-1, 4)
+
+
+def collect_negative_crops(split_dir: str | Path, boxes_fn, shifted_per_image: int = 3,  # noqa: ANN001
+                           seed: int = 0, limit: int | None = None) -> CropSet:
+    """`none` crops of a YOLO split: boxes of `boxes_fn(rgb) -> N×4` off every label, and labelled
+    boxes shifted 0.55-0.8 of a tile sideways or up/down (two half tiles).
+
+    Only photos whose labels are kept whole can be mined: a photo with unlabelled flowers gives
+    flower negatives, which is right, as flowers are not in the game."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    split = Path(split_dir)
+    none = CLASSIFIER_NAMES.index(NO_TILE)
+    xs: list[np.ndarray] = []
+    images = sorted(p for p in (split / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    for img_path in images[:limit]:
+        label = split / "labels" / (img_path.stem + ".txt")
+        bgr = cv2.imread(str(img_path))
+        if bgr is None or not label.exists():
+            continue
+        rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+        h, w = rgb.shape[:2]
+        gt = _labelled_pixels(label, w, h)
+        found = np.asarray(boxes_fn(rgb), float).reshape(-1, 4)
+        if len(found):
+            far = iou_matrix(found, gt).max(axis=1) < NEGATIVE_MAX_IOU if len(gt) else np.ones(len(found), bool)
+            xs += [crop_tile(rgb, tuple(b)) for b in found[far]]
+        for b in gt[rng.permutation(len(gt))[:shifted_per_image]]:
+            bw, bh = b[2] - b[0], b[3] - b[1]
+            d = rng.uniform(0.55, 0.8) * rng.choice([-1, 1])
+            moved = b + (np.array([d * bw, 0, d * bw, 0]) if rng.random() < 0.7 else np.array([0, d * bh, 0, d * bh]))
+            if iou_matrix(moved[None], gt).max() < NEGATIVE_MAX_IOU:
+                xs.append(crop_tile(rgb, tuple(moved)))
+    if not xs:
+        return CropSet(np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64))
+    return CropSet(np.stack(xs), np.full(len(xs), none, np.int64))
+
+
+def crop_sets(data_dir: str | Path, detector_onnx: str | Path | None = None,
+              box_threshold: float = 0.05) -> tuple[CropSet, CropSet | None]:
+    """Training and validation crops of a cleaned YOLO folder (`train/`, `valid/`): one jittered crop
+    per labelled train box, and `none` crops mined with the detector (`detector_onnx`, single stage)."""
+    data = Path(data_dir)
+    train = collect_crops(data / "train", copies=1, jitter=0.06)
+    valid = collect_crops(data / "valid", seed=1) if (data / "valid").is_dir() else None
+    if detector_onnx is not None:
+        from vision.detector import TileDetector
+
+        det = TileDetector(detector_onnx, classifier=False)
+
+        def boxes(rgb: np.ndarray) -> np.ndarray:
+            return det.find_boxes(rgb, conf=box_threshold)[0]
+
+        train = concat(train, collect_negative_crops(data / "train", boxes, seed=0))
+        if valid is not None:
+            valid = concat(valid, collect_negative_crops(data / "valid", boxes, seed=1))
+    return train, valid
+
+
+def build_model(num_classes: int = len(CLASSIFIER_NAMES)):  # -> torch.nn.Module
     """A small VGG-style CNN for 64 × 48 crops."""
     from torch import nn
 
@@ -73,11 +148,15 @@ def build_model(num_classes: int = len(CLASS_NAMES)):  # -> torch.nn.Module
 
 
 def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Light, colour, 180° turns and blur on a batch of uint8 crops."""
+    """Light, colour, 180° turns, rotations up to 12° and blur on a batch of uint8 crops."""
     import cv2
 
-    out = batch.astype(np.float32)
-    n = out.shape[0]
+    n = batch.shape[0]
+    out = batch.copy()
+    for i in np.nonzero(rng.random(n) < 0.35)[0]:
+        m = cv2.getRotationMatrix2D((CROP_W / 2, CROP_H / 2), float(rng.uniform(-12, 12)), float(rng.uniform(0.92, 1.08)))
+        out[i] = cv2.warpAffine(out[i], m, (CROP_W, CROP_H), borderMode=cv2.BORDER_REPLICATE)
+    out = out.astype(np.float32)
     out *= rng.uniform(0.6, 1.35, (n, 1, 1, 1)) * rng.uniform(0.85, 1.15, (n, 1, 1, 3))
     out += rng.uniform(-35, 35, (n, 1, 1, 1))
     out = np.clip(out, 0, 255).astype(np.uint8)
@@ -163,6 +242,6 @@ def export_classifier(model, out_onnx: str | Path) -> Path:  # noqa: ANN001 - to
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
     m = onnx.load(str(out))
     entry = m.metadata_props.add()
-    entry.key, entry.value = "names", ",".join(CLASS_NAMES)
+    entry.key, entry.value = "names", ",".join(CLASSIFIER_NAMES)
     onnx.save(m, str(out))
     return out

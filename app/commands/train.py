@@ -25,8 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default="tiles")
     parser.add_argument("--project", default="runs/detect")
     parser.add_argument("--resume", help="continue from this last.pt")
+    parser.add_argument("--single-class", action="store_true",
+                        help="train the detector to find tiles only (one class); the crop classifier names them")
     parser.add_argument("--classifier", help="also train the crop classifier (stage 2) and write it to this ONNX file")
-    parser.add_argument("--classifier-epochs", type=int, default=6)
+    parser.add_argument("--classifier-epochs", type=int, default=10)
     parser.add_argument("--classifier-minutes", type=float, help="time budget of the classifier training")
     parser.add_argument("--export", help="after training, export best.pt to this ONNX file")
     ft = parser.add_argument_group("fine-tuning on a team dataset (--data)")
@@ -88,20 +90,20 @@ def run(args: argparse.Namespace) -> int:
                 write_yolo_sample(random_scene(rng), Path(args.data_dir) / "train", f"synth_{i:05d}")
         cfg = T.TrainConfig(
             data=str(data_yaml), model=args.model, imgsz=args.imgsz, epochs=args.epochs, batch=args.batch, time=args.hours,
-            project=str(Path(args.project).resolve()), name=args.name,
+            project=str(Path(args.project).resolve()), name=args.name, single_cls=args.single_class,
         )
         save_dir = T.train(cfg)
     print(f"run: {save_dir}")
+    detector_onnx = Path("models/tiles.onnx")
+    if args.export:
+        detector_onnx = T.export_onnx(save_dir / "weights" / "best.pt", args.export, imgsz=args.imgsz)
+        print(f"exported {detector_onnx}")
     if args.classifier:
-        from vision.train_classifier import collect_crops, train_classifier
+        from vision.train_classifier import crop_sets, train_classifier
 
-        data = Path(args.data_dir)
-        train_set = collect_crops(data / "train", copies=1, jitter=0.06)
-        valid_set = collect_crops(data / "valid") if (data / "valid").is_dir() else None
+        # `none` crops are mined with the detector just exported (else the shipped one)
+        train_set, valid_set = crop_sets(args.data_dir, detector_onnx if detector_onnx.is_file() else None)
         figures = train_classifier(train_set, valid_set, args.classifier, epochs=args.classifier_epochs,
                                    minutes=args.classifier_minutes)
         print(f"classifier {args.classifier}: {figures}")
-    if args.export:
-        out = T.export_onnx(save_dir / "weights" / "best.pt", args.export, imgsz=args.imgsz)
-        print(f"exported {out}")
     return 0

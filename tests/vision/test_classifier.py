@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from vision.classifier import CROP_H, CROP_W, crop_tile, softmax, to_blob
+from vision.classifier import CLASSIFIER_NAMES, CROP_H, CROP_W, NO_TILE, crop_tile, softmax, to_blob
 from vision.detector import DEFAULT_CLASSIFIER, DEFAULT_MODEL, TileDetector, decode_yolo_output
+from vision.image import DetectorError
 
 
 def test_crop_is_the_box_grown_by_the_margin_and_resized() -> None:
@@ -52,12 +54,91 @@ def test_shipped_two_stage_detector_names_tiles_with_the_classifier() -> None:
     assert DEFAULT_CLASSIFIER.is_file(), "models/tile_classifier.onnx must be shipped"
     det = TileDetector(DEFAULT_MODEL)
     assert det.classifier is not None
-    single = TileDetector(DEFAULT_MODEL, classifier=False)
-    assert single.classifier is None
+    assert det.names == ("item",)  # the shipped detector only finds tiles: it cannot run alone
+    with pytest.raises(DetectorError):
+        TileDetector(DEFAULT_MODEL, classifier=False)
     from vision.synth import render_layout
 
     scene = render_layout([["1m", "5p", "9s", "7z", "back"]], tile_height=80, background=(40, 110, 60))
     probs = det.classifier(np.stack([crop_tile(scene.image, t.box) for t in scene.tiles]))  # type: ignore[misc]
-    assert probs.shape == (5, 35)
+    assert probs.shape == (5, len(det.classifier.names))  # type: ignore[union-attr]
     named = [det.classifier.classify(scene.image, [t.box])[0][0] for t in scene.tiles]  # type: ignore[union-attr]
     assert sum(n == t.tile for n, t in zip(named, scene.tiles)) >= 3, named
+
+
+def test_none_crops_are_what_the_detector_boxes_off_every_label(tmp_path) -> None:
+    import cv2
+
+    from vision.train_classifier import collect_negative_crops
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    img = np.full((200, 400, 3), 60, np.uint8)
+    img[50:130, 100:160] = 255  # one labelled tile
+    cv2.imwrite(str(tmp_path / "images/a.png"), img)
+    (tmp_path / "labels/a.txt").write_text("0 0.325 0.45 0.15 0.4\n")
+    on_the_tile, far_off = (102, 52, 158, 128), (300, 20, 360, 100)
+    neg = collect_negative_crops(tmp_path, lambda rgb: np.array([on_the_tile, far_off]), shifted_per_image=1, seed=3)
+    assert set(neg.y.tolist()) == {CLASSIFIER_NAMES.index(NO_TILE)}
+    # the box on the tile is not a negative; the far one is, and so is the label shifted half a tile
+    assert len(neg.y) == 2
+    assert any(float(c.mean()) < 70 for c in neg.x)  # the far box shows only table
+
+
+class _StubClassifier:
+    names = CLASSIFIER_NAMES
+
+    def classify(self, rgb, boxes):  # noqa: ANN001, ANN201
+        return [("5p", 0.9), ("1m", 0.3), ("2s", 0.01)][: len(boxes)]
+
+
+def test_the_two_stage_confidence_joins_box_and_class_belief_and_is_held_to_conf() -> None:
+    det = TileDetector(DEFAULT_MODEL)
+    det.classifier = _StubClassifier()  # type: ignore[assignment]
+    boxes = np.array([[0, 0, 10, 14], [20, 0, 30, 14], [40, 0, 50, 14]], float)
+    out = det._classify(np.zeros((20, 60, 3), np.uint8), boxes, np.array([0.8, 0.8, 0.9]))
+    assert [d.tile for d in out] == ["5p", "1m", "2s"]
+    assert [round(d.conf, 3) for d in out] == [round((0.8 * 0.9) ** 0.5, 3), round((0.8 * 0.3) ** 0.5, 3), 0.095]
+
+
+def test_the_none_class_only_lowers_the_named_tiles_probability(monkeypatch) -> None:  # noqa: ANN001
+    from vision.classifier import TileClassifier
+
+    logits = np.full((1, len(CLASSIFIER_NAMES)), -5.0)
+    logits[0, CLASSIFIER_NAMES.index(NO_TILE)] = 3.0  # "no tile here" is the strongest belief
+    logits[0, CLASSIFIER_NAMES.index("7z")] = 2.0
+    monkeypatch.setattr(TileClassifier, "__call__", lambda self, crops: softmax(logits))
+    clf = TileClassifier.__new__(TileClassifier)
+    clf.names = CLASSIFIER_NAMES
+    [(tile, p)] = clf.classify(np.zeros((20, 20, 3), np.uint8), [(0, 0, 10, 14)])
+    assert tile == "7z" and p < 0.3  # named as the likeliest tile, with the doubt in its probability
+
+
+def _find_only_model(path) -> None:  # noqa: ANN001
+    """A stand-in single-class ('item') detector ONNX that always finds one box at (8..24, 6..26)."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    box = np.array([16, 16, 16, 20, 0.9], np.float32).reshape(1, 5, 1)
+    const = helper.make_node("Constant", [], ["output0"], value=helper.make_tensor("v", TensorProto.FLOAT, box.shape, box.ravel()))
+    graph = helper.make_graph([const], "find", [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, 32, 32])],
+                              [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 5, 1])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "names", "{0: 'item'}"
+    onnx.save(model, str(path))
+
+
+def test_a_find_only_detector_needs_the_classifier_beside_it(tmp_path) -> None:
+    import shutil
+
+    _find_only_model(tmp_path / "tiles.onnx")
+    with pytest.raises(DetectorError) as err:
+        TileDetector(tmp_path / "tiles.onnx", classifier=False)
+    assert "牌面分类模型" in err.value.zh
+    shutil.copyfile(DEFAULT_CLASSIFIER, tmp_path / "tile_classifier.onnx")
+    det = TileDetector(tmp_path / "tiles.onnx")
+    assert det.names == ("item",) and det.classifier is not None
+    found = det(np.full((32, 32, 3), 200, np.uint8), conf=0.0)
+    assert all(d.tile in CLASSIFIER_NAMES and d.tile != NO_TILE for d in found) and len(found) <= 1
