@@ -188,13 +188,16 @@ def accuracy(model, data: CropSet, batch: int = 512) -> float:  # noqa: ANN001 -
 
 def train_classifier(train: CropSet, valid: CropSet | None, out_onnx: str | Path, epochs: int = 12,
                      batch: int = 128, lr: float = 3e-3, minutes: float | None = None, seed: int = 0,
-                     log=print) -> dict[str, float]:  # noqa: ANN001 - a print-like callable
-    """Train with AdamW + one-cycle LR; export the best epoch (by valid accuracy) to ONNX; return figures."""
+                     log=print, start_from: str | Path | None = None) -> dict[str, float]:  # noqa: ANN001 - log is print-like
+    """Train with AdamW + one-cycle LR; export the best epoch (by valid accuracy) to ONNX, and its weights
+    beside it (``.pt``) so that a later session can go on from them (`start_from`); return figures."""
     import torch
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     model = build_model()
+    if start_from is not None:
+        model.load_state_dict(torch.load(str(start_from), map_location="cpu"))
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * int(np.ceil(len(train.y) / batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1))
@@ -225,6 +228,7 @@ def train_classifier(train: CropSet, valid: CropSet | None, out_onnx: str | Path
     if best_state is not None:
         model.load_state_dict(best_state)
     export_classifier(model, out_onnx)
+    torch.save(model.state_dict(), str(Path(out_onnx).with_suffix(".pt")))
     figures.update(valid_accuracy=best, train_crops=float(len(train.y)), seconds=time.time() - start)
     return figures
 

@@ -30,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--classifier", help="also train the crop classifier (stage 2) and write it to this ONNX file")
     parser.add_argument("--classifier-epochs", type=int, default=10)
     parser.add_argument("--classifier-minutes", type=float, help="time budget of the classifier training")
+    parser.add_argument("--classifier-from", help="go on from these classifier weights (the .pt written beside its ONNX)")
     parser.add_argument("--export", help="after training, export best.pt to this ONNX file")
     ft = parser.add_argument_group("fine-tuning on a team dataset (--data)")
     ft.add_argument("--data", help="team dataset folder (datasets/<name>, or just <name>): fine-tune the current model on it")
@@ -104,6 +105,6 @@ def run(args: argparse.Namespace) -> int:
         # `none` crops are mined with the detector just exported (else the shipped one)
         train_set, valid_set = crop_sets(args.data_dir, detector_onnx if detector_onnx.is_file() else None)
         figures = train_classifier(train_set, valid_set, args.classifier, epochs=args.classifier_epochs,
-                                   minutes=args.classifier_minutes)
+                                   minutes=args.classifier_minutes, start_from=args.classifier_from)
         print(f"classifier {args.classifier}: {figures}")
     return 0

@@ -142,3 +142,21 @@ def test_a_find_only_detector_needs_the_classifier_beside_it(tmp_path) -> None:
     assert det.names == ("item",) and det.classifier is not None
     found = det(np.full((32, 32, 3), 200, np.uint8), conf=0.0)
     assert all(d.tile in CLASSIFIER_NAMES and d.tile != NO_TILE for d in found) and len(found) <= 1
+
+
+def test_classifier_training_exports_onnx_and_weights_a_later_run_goes_on_from(tmp_path) -> None:
+    from vision.classifier import TileClassifier
+    from vision.train_classifier import CropSet, train_classifier
+
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 255, (24, CROP_H, CROP_W, 3), dtype=np.uint8)
+    x[:12] //= 4  # class 0 dark, class "none" light
+    y = np.array([0] * 12 + [CLASSIFIER_NAMES.index(NO_TILE)] * 12)
+    data = CropSet(x, y)
+    out = tmp_path / "cls.onnx"
+    figures = train_classifier(data, data, out, epochs=1, batch=8, log=lambda s: None)
+    assert out.is_file() and out.with_suffix(".pt").is_file() and figures["train_crops"] == 24
+    assert TileClassifier(out).names == CLASSIFIER_NAMES
+    again = train_classifier(data, data, tmp_path / "cls2.onnx", epochs=1, batch=8, log=lambda s: None,
+                             start_from=out.with_suffix(".pt"))
+    assert (tmp_path / "cls2.onnx").is_file() and again["valid_accuracy"] >= 0.0
