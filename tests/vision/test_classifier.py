@@ -160,3 +160,14 @@ def test_classifier_training_exports_onnx_and_weights_a_later_run_goes_on_from(t
     again = train_classifier(data, data, tmp_path / "cls2.onnx", epochs=1, batch=8, log=lambda s: None,
                              start_from=out.with_suffix(".pt"))
     assert (tmp_path / "cls2.onnx").is_file() and again["valid_accuracy"] >= 0.0
+
+
+def test_a_box_mostly_inside_a_surer_one_is_the_same_tile_again() -> None:
+    from vision.detection import Detection
+    from vision.detector import drop_covered
+
+    whole = Detection((0, 0, 40, 56), "5p", 0.9)
+    half = Detection((20, 0, 44, 56), "6p", 0.4)  # 20 of its 24 px width lie inside the whole tile
+    neighbour = Detection((42, 0, 82, 56), "7p", 0.8)  # touches, overlaps 2 px: a tile of its own
+    kept = drop_covered([half, neighbour, whole])
+    assert {d.tile for d in kept} == {"5p", "7p"}
