@@ -178,20 +178,25 @@ def _centres(dets: Sequence[Detection]) -> np.ndarray:
     return np.array([[d.cx, d.cy] for d in dets], dtype=np.float64).reshape(-1, 2)
 
 
-def nearest_neighbour_angle(dets: Sequence[Detection]) -> float:
-    """Median direction (radians, |θ| < 40°) from each tile to its nearest neighbour; 0 if none."""
+def nearest_neighbours(dets: Sequence[Detection]) -> tuple[np.ndarray, np.ndarray]:
+    """For each tile, the vector to its nearest neighbour's centre and that distance (needs ≥ 2 tiles)."""
     pts = _centres(dets)
-    if len(pts) < 2:
-        return 0.0
     diff = pts[None, :, :] - pts[:, None, :]
     dist = np.hypot(diff[..., 0], diff[..., 1])
     np.fill_diagonal(dist, np.inf)
     nn = dist.argmin(axis=1)
-    vec = pts[nn] - pts
+    return pts[nn] - pts, dist[np.arange(len(pts)), nn]
+
+
+def nearest_neighbour_angle(dets: Sequence[Detection]) -> float:
+    """Median direction (radians, |θ| < 40°) from each tile to its nearest neighbour; 0 if none."""
+    if len(dets) < 2:
+        return 0.0
+    vec, dist = nearest_neighbours(dets)
     vec[vec[:, 0] < 0] *= -1
     ang = np.arctan2(vec[:, 1], vec[:, 0])
     size = float(np.median([max(d.width, d.height) for d in dets]))
-    keep = (np.abs(ang) < MAX_ANGLE) & (dist[np.arange(len(pts)), nn] < 2.0 * size)
+    keep = (np.abs(ang) < MAX_ANGLE) & (dist < 2.0 * size)
     return float(np.median(ang[keep])) if keep.any() else 0.0
 
 
@@ -719,11 +724,7 @@ def turned_a_quarter(dets: Sequence[Detection]) -> bool:
     lies above or below it (the rows run up and down)."""
     if len(dets) < 4 or 2 * sum(d.width > d.height for d in dets) <= len(dets):
         return False
-    pts = _centres(dets)
-    diff = pts[None, :, :] - pts[:, None, :]
-    dist = np.hypot(diff[..., 0], diff[..., 1])
-    np.fill_diagonal(dist, np.inf)
-    vec = pts[dist.argmin(axis=1)] - pts
+    vec, _ = nearest_neighbours(dets)
     return 2 * int((np.abs(vec[:, 1]) > np.abs(vec[:, 0])).sum()) > len(dets)
 
 

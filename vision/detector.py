@@ -106,9 +106,10 @@ class TileDetector:
     """A loaded ONNX tile detector (thread-safe to call; onnxruntime sessions are)."""
 
     def __init__(self, model_path: str | Path = DEFAULT_MODEL, threads: int | None = None,
-                 classifier: str | Path | None | bool = None) -> None:
+                 classifier: str | Path | None | bool = None, boxes_only: bool = False) -> None:
         """`classifier`: a crop classifier ONNX (two-stage), None = `tile_classifier.onnx` beside the
-        model if there is one, False = the detector's own 34-class labels (single stage)."""
+        model if there is one, False = the detector's own 34-class labels (single stage).
+        `boxes_only`: only `find_boxes` will be used, so a find-only model needs no classifier."""
         path = Path(model_path)
         self.session = open_session(path, threads, "识别模型", "detector model")
         inp = self.session.get_inputs()[0]
@@ -123,7 +124,7 @@ class TileDetector:
             from vision.classifier import TileClassifier
 
             self.classifier = TileClassifier(cls_path, threads)
-        if self.classifier is None and not set(self.names) <= set(CLASS_NAMES):
+        if self.classifier is None and not boxes_only and not set(self.names) <= set(CLASS_NAMES):
             raise DetectorError(
                 f"识别模型 {path.name} 只找牌的位置，需要旁边的牌面分类模型 {DEFAULT_CLASSIFIER.name}",
                 f"{path.name} only finds tiles (classes {list(self.names)[:3]}); it needs {DEFAULT_CLASSIFIER.name} beside it",

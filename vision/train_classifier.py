@@ -122,7 +122,7 @@ def crop_sets(data_dir: str | Path, detector_onnx: str | Path | None = None,
     if detector_onnx is not None:
         from vision.detector import TileDetector
 
-        det = TileDetector(detector_onnx, classifier=False)
+        det = TileDetector(detector_onnx, classifier=False, boxes_only=True)
 
         def boxes(rgb: np.ndarray) -> np.ndarray:
             return det.find_boxes(rgb, conf=box_threshold)[0]

@@ -95,7 +95,9 @@ def run(args: argparse.Namespace) -> int:
         )
         save_dir = T.train(cfg)
     print(f"run: {save_dir}")
-    detector_onnx = Path("models/tiles.onnx")
+    from vision.detector import DEFAULT_MODEL
+
+    detector_onnx = DEFAULT_MODEL
     if args.export:
         detector_onnx = T.export_onnx(save_dir / "weights" / "best.pt", args.export, imgsz=args.imgsz)
         print(f"exported {detector_onnx}")

@@ -171,3 +171,20 @@ def test_a_box_mostly_inside_a_surer_one_is_the_same_tile_again() -> None:
     neighbour = Detection((42, 0, 82, 56), "7p", 0.8)  # touches, overlaps 2 px: a tile of its own
     kept = drop_covered([half, neighbour, whole])
     assert {d.tile for d in kept} == {"5p", "7p"}
+
+
+def test_none_crops_can_be_mined_with_a_find_only_detector(tmp_path) -> None:
+    import cv2
+
+    from vision.train_classifier import crop_sets
+
+    _find_only_model(tmp_path / "tiles.onnx")  # always boxes the middle of the photo
+    for split in ("train", "valid"):
+        (tmp_path / "d" / split / "images").mkdir(parents=True)
+        (tmp_path / "d" / split / "labels").mkdir(parents=True)
+        cv2.imwrite(str(tmp_path / "d" / split / "images" / "a.png"), np.full((64, 64, 3), 90, np.uint8))
+        (tmp_path / "d" / split / "labels" / "a.txt").write_text("3 0.08 0.1 0.12 0.16\n")  # a tile in the corner
+    train, valid = crop_sets(tmp_path / "d", tmp_path / "tiles.onnx")
+    none = CLASSIFIER_NAMES.index(NO_TILE)
+    assert train.y.tolist().count(3) == 1 and none in train.y.tolist()  # the box off the label is a `none` crop
+    assert valid is not None and none in valid.y.tolist()
