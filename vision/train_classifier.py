@@ -5,7 +5,11 @@ per box; augmentation adds 180° turns, small rotations, light and colour change
 Besides the 35 tile classes the classifier learns a 36th, `none` (`NO_TILE`): what the detector
 boxes that is not one tile of the game — a flower or season, two half tiles, a table edge — mined
 by running the detector over the training photos (`collect_negative_crops`) and from boxes shifted
-half a tile off a labelled one.  The network is a small
+half a tile off a labelled one.  Photos do not always label every tile in them (a wall, the discards,
+a tile at the edge): a mined box that a tile-only classifier (the `judge`) names with probability
+≥ `UNLABELLED_TILE_P` is taken for such an unlabelled tile and not used as `none` (on cmd-v4 that
+is 41 % of the mined boxes; learning them as `none` made the classifier call 5 % of the real tiles
+on `valid` `none`, 2026-12-03).  The network is a small
 VGG-style CNN (about 0.4 M parameters): 2-core CPU training takes minutes, inference on 14
 crops about a millisecond.  Export is a static ONNX graph (N × 3 × 64 × 48, dynamic N).
 """
@@ -24,6 +28,8 @@ from vision.evaluate import iou_matrix
 
 #: A detector box overlapping every labelled tile less than this is not a tile (`none`).
 NEGATIVE_MAX_IOU = 0.3
+#: A mined `none` box the judge names a tile at least this surely is an unlabelled tile, not `none`.
+UNLABELLED_TILE_P = 0.5
 
 
 @dataclass
@@ -75,13 +81,23 @@ def _labelled_pixels(label: Path, w: int, h: int) -> np.ndarray:
     return np.array([(x1 * w, y1 * h, x2 * w, y2 * h) for x1, y1, x2, y2 in boxes]).reshape(-1, 4)
 
 
+def tile_probability(probs: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
+    """How surely each crop shows some tile of the game: its best tile class, `none` left out."""
+    tiles = [i for i, n in enumerate(names) if n != NO_TILE]
+    p = probs[:, tiles]
+    return p.max(axis=1) / np.maximum(p.sum(axis=1), 1e-9)
+
+
 def collect_negative_crops(split_dir: str | Path, boxes_fn, shifted_per_image: int = 3,  # noqa: ANN001
-                           seed: int = 0, limit: int | None = None) -> CropSet:
+                           seed: int = 0, limit: int | None = None, judge=None,  # noqa: ANN001
+                           unlabelled_p: float = UNLABELLED_TILE_P) -> CropSet:
     """`none` crops of a YOLO split: boxes of `boxes_fn(rgb) -> N×4` off every label, and labelled
     boxes shifted 0.55-0.8 of a tile sideways or up/down (two half tiles).
 
-    Only photos whose labels are kept whole can be mined: a photo with unlabelled flowers gives
-    flower negatives, which is right, as flowers are not in the game."""
+    A photo with unlabelled flowers gives flower negatives, which is right, as flowers are not in
+    the game; a photo with unlabelled tiles would give tile negatives, which is wrong: with a
+    `judge` (a `TileClassifier`, best one that never learnt `none`) a mined box it names a tile with
+    probability ≥ `unlabelled_p` is left out."""
     import cv2
 
     rng = np.random.default_rng(seed)
@@ -100,7 +116,11 @@ def collect_negative_crops(split_dir: str | Path, boxes_fn, shifted_per_image: i
         found = np.asarray(boxes_fn(rgb), float).reshape(-1, 4)
         if len(found):
             far = iou_matrix(found, gt).max(axis=1) < NEGATIVE_MAX_IOU if len(gt) else np.ones(len(found), bool)
-            xs += [crop_tile(rgb, tuple(b)) for b in found[far]]
+            mined = [crop_tile(rgb, tuple(b)) for b in found[far]]
+            if judge is not None and mined:
+                sure = tile_probability(judge(np.stack(mined)), judge.names) >= unlabelled_p
+                mined = [c for c, s in zip(mined, sure) if not s]
+            xs += mined
         for b in gt[rng.permutation(len(gt))[:shifted_per_image]]:
             bw, bh = b[2] - b[0], b[3] - b[1]
             d = rng.uniform(0.55, 0.8) * rng.choice([-1, 1])
@@ -113,9 +133,10 @@ def collect_negative_crops(split_dir: str | Path, boxes_fn, shifted_per_image: i
 
 
 def crop_sets(data_dir: str | Path, detector_onnx: str | Path | None = None,
-              box_threshold: float = 0.05) -> tuple[CropSet, CropSet | None]:
+              box_threshold: float = 0.05, judge_onnx: str | Path | None = None) -> tuple[CropSet, CropSet | None]:
     """Training and validation crops of a cleaned YOLO folder (`train/`, `valid/`): one jittered crop
-    per labelled train box, and `none` crops mined with the detector (`detector_onnx`, single stage)."""
+    per labelled train box, and `none` crops mined with the detector (`detector_onnx`, find stage),
+    without the boxes the classifier `judge_onnx` takes for unlabelled tiles."""
     data = Path(data_dir)
     train = collect_crops(data / "train", copies=1, jitter=0.06)
     valid = collect_crops(data / "valid", seed=1) if (data / "valid").is_dir() else None
@@ -127,9 +148,14 @@ def crop_sets(data_dir: str | Path, detector_onnx: str | Path | None = None,
         def boxes(rgb: np.ndarray) -> np.ndarray:
             return det.find_boxes(rgb, conf=box_threshold)[0]
 
-        train = concat(train, collect_negative_crops(data / "train", boxes, seed=0))
+        judge = None
+        if judge_onnx is not None:
+            from vision.classifier import TileClassifier
+
+            judge = TileClassifier(judge_onnx)
+        train = concat(train, collect_negative_crops(data / "train", boxes, seed=0, judge=judge))
         if valid is not None:
-            valid = concat(valid, collect_negative_crops(data / "valid", boxes, seed=1))
+            valid = concat(valid, collect_negative_crops(data / "valid", boxes, seed=1, judge=judge))
     return train, valid
 
 
@@ -147,8 +173,10 @@ def build_model(num_classes: int = len(CLASSIFIER_NAMES)):  # -> torch.nn.Module
                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(160, num_classes))
 
 
-def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Light, colour, 180° turns, rotations up to 12° and blur on a batch of uint8 crops."""
+def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | None = None) -> np.ndarray:
+    """Light, colour, 180° turns, rotations up to 12° and blur on a batch of uint8 crops; grey copies
+    of any crop but a face-down tile (`labels`): a grey back looks like the blank 白 of many sets
+    (the classifier trained with grey backs called 11 % of the 白 on `valid` `back`)."""
     import cv2
 
     n = batch.shape[0]
@@ -165,6 +193,8 @@ def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     for i in np.nonzero(rng.random(n) < 0.25)[0]:
         out[i] = cv2.GaussianBlur(out[i], (3, 3), 0)
     gray = rng.random(n) < 0.1
+    if labels is not None:
+        gray &= labels != CLASSIFIER_NAMES.index("back")
     if gray.any():
         g = out[gray].mean(axis=3, keepdims=True).astype(np.uint8)
         out[gray] = np.repeat(g, 3, axis=3)
@@ -210,7 +240,7 @@ def train_classifier(train: CropSet, valid: CropSet | None, out_onnx: str | Path
         total = 0.0
         for i in range(0, len(order), batch):
             idx = order[i : i + batch]
-            xb = torch.from_numpy(to_blob(augment(train.x[idx], rng)))
+            xb = torch.from_numpy(to_blob(augment(train.x[idx], rng, train.y[idx])))
             yb = torch.from_numpy(train.y[idx])
             opt.zero_grad()
             loss = loss_fn(model(xb), yb)

@@ -31,6 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--classifier-epochs", type=int, default=10)
     parser.add_argument("--classifier-minutes", type=float, help="time budget of the classifier training")
     parser.add_argument("--classifier-from", help="go on from these classifier weights (the .pt written beside its ONNX)")
+    parser.add_argument("--classifier-judge", default="models/tile_classifier.onnx",
+                        help="classifier that tells unlabelled tiles among the mined `none` boxes ('' = keep them all)")
     parser.add_argument("--export", help="after training, export best.pt to this ONNX file")
     ft = parser.add_argument_group("fine-tuning on a team dataset (--data)")
     ft.add_argument("--data", help="team dataset folder (datasets/<name>, or just <name>): fine-tune the current model on it")
@@ -104,8 +106,11 @@ def run(args: argparse.Namespace) -> int:
     if args.classifier:
         from vision.train_classifier import crop_sets, train_classifier
 
-        # `none` crops are mined with the detector just exported (else the shipped one)
-        train_set, valid_set = crop_sets(args.data_dir, detector_onnx if detector_onnx.is_file() else None)
+        # `none` crops are mined with the detector just exported (else the shipped one), without
+        # the boxes the judge takes for tiles the photo's labels left out
+        judge = Path(args.classifier_judge) if args.classifier_judge else None
+        train_set, valid_set = crop_sets(args.data_dir, detector_onnx if detector_onnx.is_file() else None,
+                                         judge_onnx=judge if judge and judge.is_file() else None)
         figures = train_classifier(train_set, valid_set, args.classifier, epochs=args.classifier_epochs,
                                    minutes=args.classifier_minutes, start_from=args.classifier_from)
         print(f"classifier {args.classifier}: {figures}")

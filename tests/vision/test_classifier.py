@@ -85,6 +85,52 @@ def test_none_crops_are_what_the_detector_boxes_off_every_label(tmp_path) -> Non
     assert any(float(c.mean()) < 70 for c in neg.x)  # the far box shows only table
 
 
+class _Judge:
+    """Names a crop a tile surely when it is mostly bright (a tile face), else doubts it."""
+
+    names = CLASSIFIER_NAMES
+
+    def __call__(self, crops: np.ndarray) -> np.ndarray:
+        probs = np.full((len(crops), len(self.names)), 0.01)
+        probs[:, 4] = [0.9 if float(c.mean()) > 150 else 0.02 for c in crops]  # 5m
+        return probs / probs.sum(axis=1, keepdims=True)
+
+
+def test_a_mined_box_on_a_tile_the_labels_left_out_is_not_learnt_as_none(tmp_path) -> None:
+    import cv2
+
+    from vision.train_classifier import collect_negative_crops
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    img = np.full((200, 400, 3), 60, np.uint8)
+    img[50:130, 100:160] = 255  # the labelled tile
+    img[50:130, 300:360] = 250  # a tile nobody labelled
+    cv2.imwrite(str(tmp_path / "images/a.png"), img)
+    (tmp_path / "labels/a.txt").write_text("0 0.325 0.45 0.15 0.4\n")
+    unlabelled, table = (300, 50, 360, 130), (200, 140, 260, 199)
+    boxes = lambda rgb: np.array([unlabelled, table])  # noqa: E731
+    plain = collect_negative_crops(tmp_path, boxes, shifted_per_image=0)
+    judged = collect_negative_crops(tmp_path, boxes, shifted_per_image=0, judge=_Judge())
+    assert len(plain.y) == 2  # without a judge the unlabelled tile would be taught as `none`
+    assert len(judged.y) == 1 and float(judged.x[0].mean()) < 70  # with one only the table is
+
+
+def test_grey_copies_are_made_of_tile_faces_but_never_of_backs() -> None:
+    from vision.train_classifier import augment
+
+    green = np.zeros((400, 64, 48, 3), np.uint8)
+    green[..., 1] = 200
+    back = CLASSIFIER_NAMES.index("back")
+
+    def grey(labels: np.ndarray) -> int:
+        out = augment(green, np.random.default_rng(0), labels)
+        return int(sum(np.ptp(o.reshape(-1, 3).mean(axis=0)) < 1 for o in out))
+
+    assert grey(np.full(400, back)) == 0
+    assert grey(np.full(400, 4)) > 10
+
+
 class _StubClassifier:
     names = CLASSIFIER_NAMES
 
@@ -171,6 +217,19 @@ def test_a_box_mostly_inside_a_surer_one_is_the_same_tile_again() -> None:
     neighbour = Detection((42, 0, 82, 56), "7p", 0.8)  # touches, overlaps 2 px: a tile of its own
     kept = drop_covered([half, neighbour, whole])
     assert {d.tile for d in kept} == {"5p", "7p"}
+
+
+def test_a_box_on_the_corner_of_four_tiles_in_a_wall_is_none_of_them() -> None:
+    from vision.detection import Detection
+    from vision.detector import drop_covered
+
+    wall = [Detection((x, y, x + 40, y + 56), t, 0.9)
+            for (x, y), t in zip([(0, 0), (40, 0), (0, 56), (40, 56)], ["1m", "2m", "3m", "4m"])]
+    corner = Detection((20, 28, 60, 84), "5m", 0.5)  # a quarter inside each: no one tile covers 40 %
+    below = Detection((0, 112, 40, 168), "6m", 0.5)  # the next row: touches, overlaps nothing
+    kept = drop_covered([corner, below, *wall])
+    assert sorted(d.tile for d in kept) == ["1m", "2m", "3m", "4m", "6m"]
+    assert drop_covered([corner]) == [corner]
 
 
 def test_none_crops_can_be_mined_with_a_find_only_detector(tmp_path) -> None:
