@@ -144,7 +144,36 @@ def test_the_two_stage_confidence_joins_box_and_class_belief_and_is_held_to_conf
     boxes = np.array([[0, 0, 10, 14], [20, 0, 30, 14], [40, 0, 50, 14]], float)
     out = det._classify(np.zeros((20, 60, 3), np.uint8), boxes, np.array([0.8, 0.8, 0.9]))
     assert [d.tile for d in out] == ["5p", "1m", "2s"]
-    assert [round(d.conf, 3) for d in out] == [round((0.8 * 0.9) ** 0.5, 3), round((0.8 * 0.3) ** 0.5, 3), 0.095]
+
+    def mix(box: float, p: float) -> float:
+        return round(box ** (2 / 3) * p ** (1 / 3), 3)
+
+    assert [round(d.conf, 3) for d in out] == [mix(0.8, 0.9), mix(0.8, 0.3), mix(0.9, 0.01)]
+    assert out[0].conf > out[1].conf > out[2].conf  # a sure box is held back by a doubtful name
+
+
+def test_boxes_too_weak_to_reach_conf_are_not_classified(monkeypatch) -> None:  # noqa: ANN001
+    det = TileDetector(DEFAULT_MODEL)
+    boxes = np.array([[0, 0, 10, 14], [20, 0, 30, 14], [40, 0, 50, 14]], float)
+    scores = np.array([0.9, 0.2, 0.15])  # 0.15^(2/3) = 0.28: under 0.3 even if the classifier is sure
+
+    def find(rgb, conf, *a, **k):  # noqa: ANN001, ANN002, ANN003, ANN202
+        keep = scores >= conf
+        return boxes[keep], scores[keep], np.zeros(int(keep.sum()), int)
+
+    seen: list[int] = []
+
+    class Sure:
+        names = CLASSIFIER_NAMES
+
+        def classify(self, rgb, bxs):  # noqa: ANN001, ANN201
+            seen.append(len(bxs))
+            return [("5p", 1.0)] * len(bxs)
+
+    monkeypatch.setattr(det, "find_boxes", find)
+    det.classifier = Sure()  # type: ignore[assignment]
+    out = det(np.zeros((20, 60, 3), np.uint8), conf=0.3)
+    assert seen == [2] and len(out) == 2 and all(d.conf >= 0.3 for d in out)
 
 
 def test_the_none_class_only_lowers_the_named_tiles_probability(monkeypatch) -> None:  # noqa: ANN001
