@@ -40,7 +40,7 @@ ROW_FRACTION = 0.5  # of the median tile height: a bigger perpendicular jump sta
 LOW_CONFIDENCE = 0.5
 #: A group that is no meld as read has its least sure tile read again when that tile is below this.
 REREAD_BELOW = 0.8  # the two-stage conf mixes box and class belief: a misread tile often scores 0.5-0.8
-DOUBTFUL = 0.45  # a box below this confidence may be set aside when that makes the photo's counts add up (bench: 0.3 → 0.45 settled-equal 96.5 → 97.5 %)
+DOUBTFUL = 0.45  # a box below this confidence may be set aside when that makes the photo's counts add up (bench, step-2 detector: 0.3 → 0.45 settled-equal 96.5 → 97.5 %)
 MAX_SET_ASIDE = 2
 #: Questions that mean the layout does not add up (a box too many or a stray box).
 TROUBLE = frozenset({"tile_count", "unexplained_tiles", "indicator", "not_a_meld"})

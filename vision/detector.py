@@ -22,7 +22,7 @@ from vision.runtime import open_session
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "tiles.onnx"
 DEFAULT_CLASSIFIER = MODELS_DIR / "tile_classifier.onnx"
-CONF_THRESHOLD = 0.35
+CONF_THRESHOLD = 0.25
 #: Two-stage: the YOLO stage proposes every box scoring at least this; the classifier then names
 #: it, and the final confidence (`tile_confidence`) is held to `conf`.
 BOX_THRESHOLD = 0.05
