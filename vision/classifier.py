@@ -52,6 +52,11 @@ def crop_tile(rgb: np.ndarray, box: tuple[float, float, float, float], margin: f
     return cv2.resize(crop, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
 
 
+def tile_columns(names: tuple[str, ...]) -> list[int]:
+    """Indices of a classifier's classes that are tiles of the game (all but `NO_TILE`)."""
+    return [i for i, n in enumerate(names) if n != NO_TILE]
+
+
 def to_blob(crops: np.ndarray) -> np.ndarray:
     """N × H × W × 3 uint8 crops → N × 3 × H × W float32, normalised as in training."""
     x = crops.astype(np.float32) / 255.0
@@ -82,7 +87,7 @@ class TileClassifier:
         if not boxes:
             return []
         probs = self(np.stack([crop_tile(rgb, b) for b in boxes]))
-        tiles = [i for i, n in enumerate(self.names) if n != NO_TILE]
+        tiles = tile_columns(self.names)
         ids = [tiles[int(j)] for j in probs[:, tiles].argmax(axis=1)]
         return [(self.names[i], float(probs[k, i])) for k, i in enumerate(ids)]
 

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classifier import CLASSIFIER_NAMES, CROP_H, CROP_W, NO_TILE, crop_tile, to_blob
-from vision.data import IMAGE_SUFFIXES, read_yolo_labels
-from vision.evaluate import iou_matrix
+from vision.classifier import CLASSIFIER_NAMES, CROP_H, CROP_W, NO_TILE, crop_tile, tile_columns, to_blob
+from vision.data import read_yolo_labels
+from vision.evaluate import ground_truth, image_files, iou_matrix
 
 #: A detector box overlapping every labelled tile less than this is not a tile (`none`).
 NEGATIVE_MAX_IOU = 0.3
@@ -49,8 +49,7 @@ def collect_crops(split_dir: str | Path, copies: int = 1, jitter: float = 0.0, s
     split = Path(split_dir)
     xs: list[np.ndarray] = []
     ys: list[int] = []
-    images = sorted(p for p in (split / "images").iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
-    for img_path in images[:limit]:
+    for img_path in image_files(split)[:limit]:
         label = split / "labels" / (img_path.stem + ".txt")
         if not label.exists():
             continue
@@ -76,15 +75,9 @@ def concat(*sets: CropSet) -> CropSet:
     return CropSet(np.concatenate([c.x for c in sets]), np.concatenate([c.y for c in sets]))
 
 
-def _labelled_pixels(label: Path, w: int, h: int) -> np.ndarray:
-    boxes = [b.xyxy() for b in read_yolo_labels(label)]
-    return np.array([(x1 * w, y1 * h, x2 * w, y2 * h) for x1, y1, x2, y2 in boxes]).reshape(-1, 4)
-
-
 def tile_probability(probs: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
     """How surely each crop shows some tile of the game: its best tile class, `none` left out."""
-    tiles = [i for i, n in enumerate(names) if n != NO_TILE]
-    p = probs[:, tiles]
+    p = probs[:, tile_columns(names)]
     return p.max(axis=1) / np.maximum(p.sum(axis=1), 1e-9)
 
 
@@ -104,15 +97,14 @@ def collect_negative_crops(split_dir: str | Path, boxes_fn, shifted_per_image: i
     split = Path(split_dir)
     none = CLASSIFIER_NAMES.index(NO_TILE)
     xs: list[np.ndarray] = []
-    images = sorted(p for p in (split / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-    for img_path in images[:limit]:
+    for img_path in image_files(split)[:limit]:
         label = split / "labels" / (img_path.stem + ".txt")
         bgr = cv2.imread(str(img_path))
         if bgr is None or not label.exists():
             continue
         rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
         h, w = rgb.shape[:2]
-        gt = _labelled_pixels(label, w, h)
+        gt = np.array([g.box for g in ground_truth(img_path, w, h)], float).reshape(-1, 4)
         found = np.asarray(boxes_fn(rgb), float).reshape(-1, 4)
         if len(found):
             far = iou_matrix(found, gt).max(axis=1) < NEGATIVE_MAX_IOU if len(gt) else np.ones(len(found), bool)
