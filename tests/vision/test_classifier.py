@@ -182,11 +182,47 @@ def test_the_none_class_only_lowers_the_named_tiles_probability(monkeypatch) -> 
     logits = np.full((1, len(CLASSIFIER_NAMES)), -5.0)
     logits[0, CLASSIFIER_NAMES.index(NO_TILE)] = 3.0  # "no tile here" is the strongest belief
     logits[0, CLASSIFIER_NAMES.index("7z")] = 2.0
-    monkeypatch.setattr(TileClassifier, "__call__", lambda self, crops: softmax(logits))
+    monkeypatch.setattr(TileClassifier, "__call__", lambda self, crops: softmax(np.repeat(logits, len(crops), 0)))
     clf = TileClassifier.__new__(TileClassifier)
     clf.names = CLASSIFIER_NAMES
     [(tile, p)] = clf.classify(np.zeros((20, 20, 3), np.uint8), [(0, 0, 10, 14)])
     assert tile == "7z" and p < 0.3  # named as the likeliest tile, with the doubt in its probability
+
+
+def test_an_unsure_crop_gets_a_second_look_from_four_views(monkeypatch) -> None:  # noqa: ANN001
+    from vision import classifier as C
+
+    img = np.zeros((100, 200, 3), np.uint8)
+    img[20:76, 20:60] = 200  # tile A: the first look is torn between 5筒 and 6筒
+    img[20:76, 120:160] = 90  # tile B: the first look is sure it is 1萬
+    img[20:30, 20:60, 0] = 255  # A's top edge marked red, to see the 180° turn
+    calls: list[np.ndarray] = []
+
+    def reading(crops: np.ndarray) -> np.ndarray:
+        calls.append(crops)
+        p = np.full((len(crops), len(CLASSIFIER_NAMES)), 1e-4)
+        for k, c in enumerate(crops):
+            if c.mean() < 60:  # B, dark
+                p[k, CLASSIFIER_NAMES.index("1m")] = 0.99
+            elif len(calls) == 1:
+                p[k, CLASSIFIER_NAMES.index("5p")], p[k, CLASSIFIER_NAMES.index("6p")] = 0.5, 0.45
+            else:
+                p[k, CLASSIFIER_NAMES.index("6p")] = 0.9
+        return p
+
+    monkeypatch.setattr(C.TileClassifier, "__call__", lambda self, crops: reading(crops))
+    clf = C.TileClassifier.__new__(C.TileClassifier)
+    clf.names = CLASSIFIER_NAMES
+    (a, pa), (b, pb) = clf.classify(img, [(20, 20, 60, 76), (120, 20, 160, 76)])
+    assert (b, round(pb, 2)) == ("1m", 0.99)  # a sure crop is read once
+    assert a == "6p" and abs(pa - (0.45 + 3 * 0.9) / 4) < 1e-3  # the mean of four views decides
+    first, again = calls
+    assert len(first) == 2 and len(again) == 3  # three more views of A alone
+    turned, wide, wide_turned = again
+    red = turned[..., 0].astype(int) - turned[..., 1]
+    assert red[: CROP_H // 2].sum() == 0 and red[CROP_H // 2 :].sum() > 0  # the red top edge is at the bottom
+    assert wide[0, 0].max() < wide[CROP_H // 2, CROP_W // 2].max()  # the wider crop shows the table round A
+    assert np.array_equal(wide_turned, wide[::-1, ::-1])
 
 
 def _find_only_model(path) -> None:  # noqa: ANN001
@@ -231,7 +267,11 @@ def test_classifier_training_exports_onnx_and_weights_a_later_run_goes_on_from(t
     out = tmp_path / "cls.onnx"
     figures = train_classifier(data, data, out, epochs=1, batch=8, log=lambda s: None)
     assert out.is_file() and out.with_suffix(".pt").is_file() and figures["train_crops"] == 24
-    assert TileClassifier(out).names == CLASSIFIER_NAMES
+    int8, fp32 = TileClassifier(out), TileClassifier(out.with_suffix(".fp32.onnx"))
+    assert int8.names == fp32.names == CLASSIFIER_NAMES
+    assert int8.session.get_modelmeta().custom_metadata_map["quantized"] == "int8"
+    assert any("QuantizeLinear" in n.op_type for n in __import__("onnx").load(str(out)).graph.node)
+    assert (int8(x).argmax(1) == fp32(x).argmax(1)).mean() >= 0.9  # the int8 graph reads as the float one
     again = train_classifier(data, data, tmp_path / "cls2.onnx", epochs=1, batch=8, log=lambda s: None,
                              start_from=out.with_suffix(".pt"))
     assert (tmp_path / "cls2.onnx").is_file() and again["valid_accuracy"] >= 0.0

@@ -25,12 +25,13 @@ DATA_CANDIDATES = [
 ]
 REAL_VALID_IMAGES = 60
 #: Floors: measured values of the shipped model (see the model card) minus a margin.
-#: Measured 2026-12-03 evening (single-class detector step 3 + crop classifier v4, box^⅔ × class^⅓,
-#: the covered-box rules, conf ≥ 0.25): real 60 photos mAP50 0.954, box recall 0.977, per-tile 0.954;
-#: 12 rendered KDE scenes box recall 1.000, per-tile 0.990.
-REAL_MAP50_FLOOR = 0.93
-REAL_BOX_RECALL_FLOOR = 0.95
-REAL_TILE_ACCURACY_FLOOR = 0.94
+#: Measured 2026-12-04 (single-class detector step 3 + int8 crop classifier v4 read at margin 0.12 with a
+#: second look at unsure crops, box^⅔ × class^⅓, the covered-box rules, conf ≥ 0.25): real 60 photos
+#: mAP50 0.962, box recall 0.977, per-tile 0.963; 12 rendered KDE scenes box recall 1.000, per-tile 0.995.
+#: The int8 classifier may round a little differently on another CPU, hence about 0.015 of headroom.
+REAL_MAP50_FLOOR = 0.945
+REAL_BOX_RECALL_FLOOR = 0.96
+REAL_TILE_ACCURACY_FLOOR = 0.945
 SYNTH_BOX_RECALL_FLOOR = 0.97
 SYNTH_TILE_ACCURACY_FLOOR = 0.95
 
