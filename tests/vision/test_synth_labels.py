@@ -24,7 +24,11 @@ needs_noto = pytest.mark.skipif(
     not any((synth_render.NOTO_DIR / f).exists() for f, _ in synth_render.NOTO_FONTS),
     reason="needs fonts-noto-cjk (scripts/install_test_system_deps.sh)",
 )
-NEW_TILESETS = [pytest.param("smooth", marks=needs_smooth), pytest.param("glyph", marks=needs_noto)]
+NEW_TILESETS = [
+    pytest.param("smooth", marks=needs_smooth),
+    pytest.param("glyph", marks=needs_noto),
+    pytest.param("glyph-3", marks=needs_noto),  # one of the varied drawn tilesets (index marks, a border 白)
+]
 
 BG = (0, 0, 255)
 
@@ -239,3 +243,51 @@ def test_random_scene_uses_every_tileset_and_warps_half_of_them():
             random_scene(rng, tile_height=30)
     assert seen == set(synth_render.TILESETS)
     assert 8 <= warped <= 32
+
+
+@needs_noto
+def test_a_varied_drawn_tileset_is_the_same_every_time_and_another_seed_looks_different():
+    a = [render_tile(c, "glyph-11") for c in CLASS_NAMES]
+    assert all(np.array_equal(x, render_tile(c, "glyph-11")) for x, c in zip(a, CLASS_NAMES))
+    b = [render_tile(c, "glyph-12") for c in CLASS_NAMES]
+    assert synth_render.glyph_style(11) != synth_render.glyph_style(12)
+    assert sum(not np.array_equal(x, y) for x, y in zip(a, b)) >= 30  # most tiles look different
+    name = synth_render.random_glyph_tileset(np.random.default_rng(0))
+    assert name.startswith("glyph-") and render_tile("5p", name).shape[2] == 4
+
+
+def _colour_share(rgba: np.ndarray, colour: tuple[int, int, int], tol: int = 30) -> float:
+    """Share of a tile's pixels within `tol` of `colour`."""
+    near = np.all(np.abs(rgba[:, :, :3].astype(int) - np.array(colour)) <= tol, axis=2) & (rgba[:, :, 3] > 200)
+    return float(near.mean())
+
+
+@needs_noto
+def test_a_drawn_style_prints_in_its_own_inks_and_back_colour():
+    from dataclasses import replace
+
+    st = replace(synth_render.glyph_style(4), back=(40, 80, 160), back_edge=(24, 48, 96), red=(150, 30, 60),
+                 wan=(150, 30, 60))  # fmt: skip
+    draw = synth_render._glyph_tile
+    assert _colour_share(draw("back", st), (40, 80, 160)) > 0.5  # a blue-backed set
+    assert _colour_share(draw("back", synth_render.GLYPH_DEFAULT), (40, 80, 160)) == 0
+    assert _colour_share(draw("7z", st), (150, 30, 60)) > 0.03  # 中 in this set's red
+    assert _colour_share(draw("7z", synth_render.GLYPH_DEFAULT), (150, 30, 60), tol=10) < 0.005
+
+
+@needs_noto
+def test_style_options_change_only_what_they_name():
+    from dataclasses import replace
+
+    st = replace(synth_render.GLYPH_DEFAULT, white_dragon="frame")
+    draw = synth_render._glyph_tile
+    blank = draw("5z", replace(st, white_dragon="blank"))
+    face = blank[30:90, 20:70, :3].reshape(-1, 3)
+    assert np.ptp(face, axis=0).max() <= 2  # a blank 白 is the bare face
+    assert not np.array_equal(draw("5z", st), blank)
+    marked, plain = draw("3p", replace(st, index_marks=True)), draw("3p", st)
+    diff = np.any(marked != plain, axis=2)
+    ys, xs = np.nonzero(diff)
+    assert diff.any() and ys.max() < marked.shape[0] * 0.35 and xs.max() < marked.shape[1] * 0.4  # top-left corner
+    assert not np.array_equal(draw("2m", replace(st, wan_char="万")), draw("2m", st))
+    assert np.array_equal(draw("2p", replace(st, wan_char="万")), draw("2p", st))  # 万 only touches the 萬 suit

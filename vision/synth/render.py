@@ -45,6 +45,9 @@ if TYPE_CHECKING:
 KDE_TILESET_DIR = Path("/usr/share/kmahjongglib/tilesets")
 KDE_TILESETS: tuple[str, ...] = ("default", "traditional", "jade")
 TILESETS: tuple[str, ...] = (*KDE_TILESETS, "smooth", "glyph")
+#: KDE art that no training scene uses (`random_scene` never picks it): `bench/heldout_tileset.py`
+#: reads scenes of it to see how the models do on a tile set they have never seen.
+HELD_OUT_TILESETS: tuple[str, ...] = ("classic",)
 GNOME_SMOOTH_PNG = Path("/usr/share/gnome-mahjongg/themes/smooth.png")
 SMOOTH_GRID = (43, 2)  # columns, rows of the sheet
 _SMOOTH_HONOURS = {4: 9, 3: 10, 2: 11, 1: 12, 7: 13, 6: 14, 5: 37}  # rank of a 'z' code → cell
@@ -137,6 +140,8 @@ def render_tile(code: str, tileset: str = "default") -> np.ndarray:
         return _smooth_tile(code)
     if tileset == "glyph":
         return _glyph_tile(code)
+    if tileset.startswith(GLYPH_VARIED_PREFIX) and tileset[len(GLYPH_VARIED_PREFIX):].isdigit():
+        return _glyph_tile(code, glyph_style(int(tileset[len(GLYPH_VARIED_PREFIX):])))
     return _kde_tile(code, tileset)
 
 
@@ -253,6 +258,10 @@ _STICKS: dict[int, tuple[list[tuple[float, float, float]], float, list[tuple[int
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in supersampled pixels
 
 
+#: A second weight of the varied drawn tilesets (`GlyphStyle.font_file` 1).
+NOTO_ALT_WEIGHT = "NotoSansCJK-Regular.ttc"
+
+
 @lru_cache(maxsize=1)
 def _noto_path() -> tuple[Path, int]:
     """The first installed Noto CJK font file and its Traditional Chinese face index."""
@@ -265,133 +274,237 @@ def _noto_path() -> tuple[Path, int]:
     )
 
 
-def _glyph_tile(code: str) -> np.ndarray:
-    """A tile drawn procedurally: ivory body, Noto CJK characters, ringed dots or bamboo sticks."""
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GlyphStyle:
+    """How a drawn tile set looks: body and back colours, the colours its suits are printed in, the
+    font face, 萬 or 万, how 白 is drawn and whether the corners carry index marks (as on sets sold
+    abroad).  The fields `blue`, `green` and `red` stand in for the three inks of the dot and stick
+    patterns (`_DOTS`, `_STICKS`); the default is the ``glyph`` tileset."""
+
+    face: RGB = _IVORY
+    edge: RGB = _EDGE
+    outline: RGB = _OUTLINE
+    back: RGB = (46, 128, 80)
+    back_edge: RGB = (24, 82, 48)
+    back_outline: RGB = (15, 50, 30)
+    blue: RGB = _BLUE
+    green: RGB = _GREEN
+    red: RGB = _RED
+    numeral: RGB = _BLUE
+    wan: RGB = _RED
+    wan_char: str = "萬"
+    winds: RGB = _BLACK
+    font_file: int = 0  # 0 the first installed of NOTO_FONTS (bold), 1 NOTO_ALT_WEIGHT (regular)
+    font_face: int = 3  # face of the .ttc: 2 Simplified, 3 Traditional, 0 Japanese
+    white_dragon: str = "frame"  # "frame" | "blank" | "border"
+    index_marks: bool = False
+    stick_width: float = 0.085
+
+    def ink(self, colour: RGB) -> RGB:
+        """This style's ink for one of the base inks of the patterns."""
+        return {_BLUE: self.blue, _GREEN: self.green, _RED: self.red, _BLACK: self.winds}.get(colour, colour)
+
+
+GLYPH_DEFAULT = GlyphStyle()
+#: Inks real sets print in (blues, greens, reds, black, dark teal); bodies ivory to white, a few tinted.
+_INKS_BLUE: tuple[RGB, ...] = ((30, 50, 140), (20, 60, 170), (15, 35, 90), (40, 90, 160), (20, 20, 20))
+_INKS_GREEN: tuple[RGB, ...] = ((20, 125, 55), (10, 100, 40), (40, 150, 70), (0, 110, 100), (70, 120, 30))
+_INKS_RED: tuple[RGB, ...] = ((200, 35, 35), (170, 20, 30), (220, 60, 40), (150, 30, 60))
+_FACES: tuple[RGB, ...] = ((246, 241, 222), (250, 250, 245), (238, 232, 205), (240, 244, 236), (236, 226, 214))
+_BACKS: tuple[RGB, ...] = ((46, 128, 80), (40, 80, 160), (220, 170, 40), (230, 120, 40), (210, 110, 140),
+                           (120, 120, 120), (150, 40, 40), (60, 150, 150), (90, 60, 140))  # fmt: skip
+#: Name of the varied drawn tilesets: ``glyph-<seed>`` is the style `glyph_style(seed)`.
+GLYPH_VARIED_PREFIX = "glyph-"
+
+
+def _darker(c: RGB, f: float = 0.6) -> RGB:
+    return (int(c[0] * f), int(c[1] * f), int(c[2] * f))
+
+
+@lru_cache(maxsize=256)
+def glyph_style(seed: int) -> GlyphStyle:
+    """A random but plausible drawn tile set (``glyph-<seed>``): inks, body and back colours, font
+    weight and face, 萬 or 万, the look of 白 and corner index marks, each drawn from what real sets do."""
+    rng = np.random.default_rng(seed)
+
+    def pick(options: tuple) -> RGB:  # type: ignore[type-arg]
+        return tuple(int(v) for v in options[int(rng.integers(len(options)))])  # type: ignore[return-value]
+
+    face = pick(_FACES)
+    back = pick(_BACKS)
+    blue, green, red = pick(_INKS_BLUE), pick(_INKS_GREEN), pick(_INKS_RED)
+    return GlyphStyle(
+        face=face, edge=_darker(face, 0.82), outline=_darker(face, 0.45), back=back, back_edge=_darker(back), back_outline=_darker(back, 0.33),
+        blue=blue, green=green, red=red,
+        numeral=blue if rng.random() < 0.6 else pick((_BLACK, red, green)),
+        wan=red if rng.random() < 0.8 else pick((_BLACK, blue)),
+        wan_char="万" if rng.random() < 0.25 else "萬",
+        winds=_BLACK if rng.random() < 0.6 else blue,
+        font_file=int(rng.random() < 0.5), font_face=int(rng.choice([3, 3, 2, 0])),
+        white_dragon=str(rng.choice(["frame", "blank", "border"])),
+        index_marks=bool(rng.random() < 0.3),
+        stick_width=float(rng.uniform(0.06, 0.11)),
+    )  # fmt: skip
+
+
+def random_glyph_tileset(rng: np.random.Generator, styles: int = 100_000) -> str:
+    """The name of one of `styles` varied drawn tilesets (``glyph-<seed>``), picked by `rng`."""
+    return f"{GLYPH_VARIED_PREFIX}{int(rng.integers(styles))}"
+
+
+def _glyph_tile(code: str, st: GlyphStyle = GLYPH_DEFAULT) -> np.ndarray:
+    """A tile drawn procedurally in style `st`: body, Noto CJK characters, ringed dots or bamboo sticks."""
     from PIL import Image, ImageDraw
 
     back = code == "back"
     img = Image.new("RGBA", (_GLYPH_W * _SS, _GLYPH_H * _SS), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    face = _draw_body(draw, back)
+    face = _draw_body(draw, back, st)
     if not back:
-        _draw_face(draw, code, face)
+        _draw_face(draw, code, face, st)
+        if st.index_marks:
+            _draw_index_mark(draw, code, face, st)
     small = img.convert("RGBa").resize((_GLYPH_W, _GLYPH_H), Image.Resampling.BOX).convert("RGBA")
     tile = _crop_to_alpha(np.asarray(small))
     assert tile is not None  # the body fills the canvas
     return tile.copy()
 
 
-def _draw_body(draw: ImageDraw.ImageDraw, back: bool) -> Box:
+def _draw_body(draw: ImageDraw.ImageDraw, back: bool, st: GlyphStyle = GLYPH_DEFAULT) -> Box:
     """The rounded body with a darker edge (thicker at the bottom, the tile's depth); returns the face box."""
     s, w, h = _SS, _GLYPH_W * _SS, _GLYPH_H * _SS
-    face_colour, edge = ((46, 128, 80), (24, 82, 48)) if back else (_IVORY, _EDGE)
-    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=11 * s, fill=_OUTLINE if not back else (15, 50, 30))
+    face_colour, edge = (st.back, st.back_edge) if back else (st.face, st.edge)
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=11 * s, fill=st.back_outline if back else st.outline)
     draw.rounded_rectangle((s, s, w - 1 - s, h - 1 - s), radius=10 * s, fill=edge)
     draw.rounded_rectangle((3 * s, 2 * s, w - 1 - 3 * s, h - 1 - 9 * s), radius=9 * s, fill=face_colour)
     return (9 * s, 9 * s, w - 9 * s, h - 16 * s)
 
 
-def _draw_face(draw: ImageDraw.ImageDraw, code: str, face: Box) -> None:
+def _draw_face(draw: ImageDraw.ImageDraw, code: str, face: Box, st: GlyphStyle = GLYPH_DEFAULT) -> None:
     """Draw the face of a (face-up) tile code inside `face`."""
     rank, suit = int(code[0]), code[1]
     x0, y0, x1, y1 = face
     if suit == "m":
         split = y0 + (y1 - y0) * 0.42
         inset = (x1 - x0) * 0.12
-        _draw_char(draw, _NUMERALS[rank - 1], (x0 + inset, y0, x1 - inset, split), _BLUE)
-        _draw_char(draw, "萬", (x0, split + 2 * _SS, x1, y1), _RED)
+        _draw_char(draw, _NUMERALS[rank - 1], (x0 + inset, y0, x1 - inset, split), st.numeral, st)
+        _draw_char(draw, st.wan_char, (x0, split + 2 * _SS, x1, y1), st.wan, st)
     elif suit == "z" and rank == 5:
-        _draw_frame(draw, face)
+        _draw_frame(draw, face, st)
     elif suit == "z":
         ch, colour = _HONOUR_GLYPHS[rank]
-        _draw_char(draw, ch, (x0 + 2 * _SS, y0 + 8 * _SS, x1 - 2 * _SS, y1 - 8 * _SS), colour)
+        _draw_char(draw, ch, (x0 + 2 * _SS, y0 + 8 * _SS, x1 - 2 * _SS, y1 - 8 * _SS), st.ink(colour), st)
     elif suit == "p":
-        _draw_dots(draw, rank, face)
+        _draw_dots(draw, rank, face, st)
     elif rank == 1:
-        _draw_bird(draw, face)
+        _draw_bird(draw, face, st)
     else:
-        _draw_sticks(draw, rank, face)
+        _draw_sticks(draw, rank, face, st)
+
+
+_INDEX_MARKS = {"m": "123456789", "p": "123456789", "s": "123456789", "z": "ESWNPFC"}
+
+
+def _draw_index_mark(draw: ImageDraw.ImageDraw, code: str, face: Box, st: GlyphStyle) -> None:
+    """A small Latin index in the top-left corner (1–9, E S W N, P F C), as on sets sold abroad."""
+    rank, suit = int(code[0]), code[1]
+    x0, y0, x1, y1 = face
+    size = (x1 - x0) * 0.22
+    _draw_char(draw, _INDEX_MARKS[suit][rank - 1], (x0 - 6 * _SS, y0 - 6 * _SS, x0 - 6 * _SS + size, y0 - 6 * _SS + size),
+               _BLACK, st)  # fmt: skip
 
 
 @lru_cache(maxsize=64)
-def _noto_font(size: int) -> ImageFont.FreeTypeFont:
-    """The Noto CJK font at `size` pixels."""
+def _noto_font(size: int, file: int = 0, face: int | None = None) -> ImageFont.FreeTypeFont:
+    """The Noto CJK font at `size` pixels (`file`: 0 the first of `NOTO_FONTS` installed, 1 the lighter
+    `NOTO_ALT_WEIGHT` where installed); `face` overrides the .ttc face index."""
     from PIL import ImageFont
 
     path, index = _noto_path()
-    return ImageFont.truetype(str(path), size, index=index)
+    if file and (NOTO_DIR / NOTO_ALT_WEIGHT).exists() and path.name != NOTO_ALT_WEIGHT:
+        path = NOTO_DIR / NOTO_ALT_WEIGHT
+    return ImageFont.truetype(str(path), size, index=index if face is None else face)
 
 
-def _draw_char(draw: ImageDraw.ImageDraw, ch: str, box: Box, colour: tuple[int, int, int]) -> None:
+def _draw_char(draw: ImageDraw.ImageDraw, ch: str, box: Box, colour: RGB, st: GlyphStyle = GLYPH_DEFAULT) -> None:
     """One Noto CJK character, scaled to fit `box` and centred on its ink."""
     ref = 100
-    left, top, right, bottom = _noto_font(ref).getbbox(ch)
+    face = None if st.font_face == GLYPH_DEFAULT.font_face and not st.font_file else st.font_face
+    left, top, right, bottom = _noto_font(ref, st.font_file, face).getbbox(ch)
     fit = min((box[2] - box[0]) / max(1, right - left), (box[3] - box[1]) / max(1, bottom - top))
-    font = _noto_font(max(1, int(ref * fit)))
+    font = _noto_font(max(1, int(ref * fit)), st.font_file, face)
     left, top, right, bottom = font.getbbox(ch)
     xy = ((box[0] + box[2] - left - right) / 2, (box[1] + box[3] - top - bottom) / 2)
     draw.text(xy, ch, font=font, fill=colour)
 
 
-def _draw_frame(draw: ImageDraw.ImageDraw, face: Box) -> None:
-    """白: an empty face with a blue rectangular frame (an outer and a thin inner line)."""
+def _draw_frame(draw: ImageDraw.ImageDraw, face: Box, st: GlyphStyle = GLYPH_DEFAULT) -> None:
+    """白: an empty face with a blue rectangular frame (an outer and a thin inner line), a plain blue
+    border, or nothing at all, as the style says."""
     x0, y0, x1, y1 = face
     s = _SS
-    draw.rectangle((x0 + 4 * s, y0 + 4 * s, x1 - 4 * s, y1 - 4 * s), outline=_BLUE, width=3 * s)
-    draw.rectangle((x0 + 9 * s, y0 + 9 * s, x1 - 9 * s, y1 - 9 * s), outline=_BLUE, width=s)
+    if st.white_dragon == "blank":
+        return
+    draw.rectangle((x0 + 4 * s, y0 + 4 * s, x1 - 4 * s, y1 - 4 * s), outline=st.blue, width=3 * s)
+    if st.white_dragon == "frame":
+        draw.rectangle((x0 + 9 * s, y0 + 9 * s, x1 - 9 * s, y1 - 9 * s), outline=st.blue, width=s)
 
 
 def _draw_ring_dot(
-    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colours: list[tuple[int, int, int]]
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colours: list[RGB], st: GlyphStyle = GLYPH_DEFAULT
 ) -> None:
-    """One 筒 circle: concentric rings in `colours` (outside in) on the ivory face."""
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_OUTLINE)
+    """One 筒 circle: concentric rings in `colours` (outside in) on the face."""
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=st.outline)
     radii = [0.93, 0.75, 0.55, 0.38, 0.2]
-    fills = [colours[0], _IVORY, colours[1 % len(colours)], _IVORY, colours[2 % len(colours)]]
+    fills = [colours[0], st.face, colours[1 % len(colours)], st.face, colours[2 % len(colours)]]
     for k, fill in zip(radii, fills):
         draw.ellipse((cx - k * r, cy - k * r, cx + k * r, cy + k * r), fill=fill)
 
 
-def _draw_dots(draw: ImageDraw.ImageDraw, rank: int, face: Box) -> None:
+def _draw_dots(draw: ImageDraw.ImageDraw, rank: int, face: Box, st: GlyphStyle = GLYPH_DEFAULT) -> None:
     """n筒 in the standard pattern; 1筒 is one large blue/green/red circle."""
     x0, y0, x1, y1 = face
     fw, fh = x1 - x0, y1 - y0
     if rank == 1:
-        _draw_ring_dot(draw, x0 + fw / 2, y0 + fh / 2, 0.42 * fw, [_BLUE, _GREEN, _RED])
+        _draw_ring_dot(draw, x0 + fw / 2, y0 + fh / 2, 0.42 * fw, [st.blue, st.green, st.red], st)
         return
     centres, rr, colours = _DOTS[rank]
     for (u, v), colour in zip(centres, colours):
-        _draw_ring_dot(draw, x0 + u * fw, y0 + v * fh, rr * fw, [colour])
+        _draw_ring_dot(draw, x0 + u * fw, y0 + v * fh, rr * fw, [st.ink(colour)], st)
 
 
 def _draw_stick(
-    draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, colour: tuple[int, int, int], angle: float
-) -> None:
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, colour: RGB, angle: float,
+    st: GlyphStyle = GLYPH_DEFAULT,
+) -> None:  # fmt: skip
     """One 條 stick: a rounded bar with nodes at its ends and middle, tilted by `angle` degrees."""
     import math
 
-    w = 0.085 * _GLYPH_W * _SS
+    w = st.stick_width * _GLYPH_W * _SS
     dx, dy = math.sin(math.radians(angle)) * length / 2, math.cos(math.radians(angle)) * length / 2
     p0, p1 = (cx - dx, cy - dy), (cx + dx, cy + dy)
-    draw.line((p0, p1), fill=_OUTLINE, width=int(w + 2 * _SS))
+    draw.line((p0, p1), fill=st.outline, width=int(w + 2 * _SS))
     draw.line((p0, p1), fill=colour, width=int(w))
-    draw.line((p0, p1), fill=_IVORY, width=max(1, int(w / 5)))
+    draw.line((p0, p1), fill=st.face, width=max(1, int(w / 5)))
     nx, ny = math.cos(math.radians(angle)) * w * 0.75, -math.sin(math.radians(angle)) * w * 0.75
     for t in (0.0, 0.5, 1.0):
         px, py = p0[0] + (p1[0] - p0[0]) * t, p0[1] + (p1[1] - p0[1]) * t
         draw.line(((px - nx, py - ny), (px + nx, py + ny)), fill=colour, width=int(w * 0.45))
 
 
-def _draw_sticks(draw: ImageDraw.ImageDraw, rank: int, face: Box) -> None:
+def _draw_sticks(draw: ImageDraw.ImageDraw, rank: int, face: Box, st: GlyphStyle = GLYPH_DEFAULT) -> None:
     """n條 (n ≥ 2) in the standard pattern."""
     x0, y0, x1, y1 = face
     fw, fh = x1 - x0, y1 - y0
     sticks, lf, colours = _STICKS[rank]
     for (u, v, angle), colour in zip(sticks, colours):
-        _draw_stick(draw, x0 + u * fw, y0 + v * fh, lf * fh, colour, angle)
+        _draw_stick(draw, x0 + u * fw, y0 + v * fh, lf * fh, st.ink(colour), angle, st)
 
 
-def _draw_bird(draw: ImageDraw.ImageDraw, face: Box) -> None:
+def _draw_bird(draw: ImageDraw.ImageDraw, face: Box, st: GlyphStyle = GLYPH_DEFAULT) -> None:
     """1條: a simple bird (green body and tail, red head, yellow beak) standing on a short stick."""
     x0, y0, x1, y1 = face
     fw, fh = x1 - x0, y1 - y0
@@ -399,15 +512,15 @@ def _draw_bird(draw: ImageDraw.ImageDraw, face: Box) -> None:
     def p(u: float, v: float) -> tuple[float, float]:
         return (x0 + u * fw, y0 + v * fh)
 
-    draw.polygon([p(0.45, 0.55), p(0.05, 0.9), p(0.2, 0.95), p(0.3, 0.98), p(0.5, 0.7)], fill=_BLUE)  # tail
-    draw.ellipse((*p(0.2, 0.35), *p(0.8, 0.72)), fill=_GREEN, outline=_OUTLINE, width=_SS)  # body
+    draw.polygon([p(0.45, 0.55), p(0.05, 0.9), p(0.2, 0.95), p(0.3, 0.98), p(0.5, 0.7)], fill=st.blue)  # tail
+    draw.ellipse((*p(0.2, 0.35), *p(0.8, 0.72)), fill=st.green, outline=st.outline, width=_SS)  # body
     draw.polygon([p(0.35, 0.45), p(0.6, 0.5), p(0.4, 0.65)], fill=(120, 190, 90))  # wing
-    draw.ellipse((*p(0.55, 0.12), *p(0.85, 0.34)), fill=_RED, outline=_OUTLINE, width=_SS)  # head
+    draw.ellipse((*p(0.55, 0.12), *p(0.85, 0.34)), fill=st.red, outline=st.outline, width=_SS)  # head
     draw.polygon([p(0.84, 0.2), p(0.98, 0.25), p(0.84, 0.29)], fill=(230, 170, 30))  # beak
     draw.ellipse((*p(0.7, 0.19), *p(0.76, 0.24)), fill=_BLACK)  # eye
-    draw.line((p(0.45, 0.72), p(0.42, 0.85)), fill=_RED, width=2 * _SS)  # legs
-    draw.line((p(0.58, 0.72), p(0.6, 0.85)), fill=_RED, width=2 * _SS)
-    draw.line((p(0.3, 0.86), p(0.75, 0.86)), fill=_GREEN, width=3 * _SS)  # perch
+    draw.line((p(0.45, 0.72), p(0.42, 0.85)), fill=st.red, width=2 * _SS)  # legs
+    draw.line((p(0.58, 0.72), p(0.6, 0.85)), fill=st.red, width=2 * _SS)
+    draw.line((p(0.3, 0.86), p(0.75, 0.86)), fill=st.green, width=3 * _SS)  # perch
 
 
 @dataclass(frozen=True, slots=True)
