@@ -39,6 +39,8 @@ from vision.evaluate import ground_truth, image_files, iou_matrix
 NEGATIVE_MAX_IOU = 0.3
 #: A mined `none` box the judge names a tile at least this surely is an unlabelled tile, not `none`.
 UNLABELLED_TILE_P = 0.5
+#: Share of training crops whose colour channels are shuffled (a set printed in other inks, a colour cast).
+CHANNEL_SWAP_P = 0.15
 
 
 @dataclass
@@ -74,6 +76,28 @@ def collect_crops(split_dir: str | Path, copies: int = 1, jitter: float = 0.0, s
                 j = rng.uniform(-jitter, jitter, 4) if jitter else None
                 xs.append(crop_tile(rgb, box, TRAIN_CROP_MARGIN, jitter=j))
                 ys.append(b.cls)
+    if not xs:
+        return CropSet(np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64))
+    return CropSet(np.stack(xs), np.asarray(ys, np.int64))
+
+
+def collect_synthetic_crops(scenes: int, seed: int = 0, varied: bool = True, jitter: float = 0.06) -> CropSet:
+    """Crops of every tile of `scenes` random synthetic scenes (`vision.synth.random_scene`), rendered in
+    memory.  `varied`: each scene in its own randomly styled drawn tileset (`random_glyph_tileset`:
+    inks, bodies, backs, fonts, 萬/万, 白, index marks), so that the classifier learns the shapes that
+    make a tile and not the colours of the few sets it has photos of; else the five fixed `TILESETS`."""
+    from vision.synth import random_scene
+    from vision.synth.render import random_glyph_tileset
+
+    rng = np.random.default_rng(seed)
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    for _ in range(scenes):
+        scene = random_scene(rng, tileset=random_glyph_tileset(rng) if varied else None)
+        for t in scene.tiles:
+            j = rng.uniform(-jitter, jitter, 4) if jitter else None
+            xs.append(crop_tile(scene.image, t.box, TRAIN_CROP_MARGIN, jitter=j))
+            ys.append(CLASSIFIER_NAMES.index(t.tile))
     if not xs:
         return CropSet(np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64))
     return CropSet(np.stack(xs), np.asarray(ys, np.int64))
@@ -134,12 +158,19 @@ def collect_negative_crops(split_dir: str | Path, boxes_fn, shifted_per_image: i
 
 
 def crop_sets(data_dir: str | Path, detector_onnx: str | Path | None = None,
-              box_threshold: float = 0.05, judge_onnx: str | Path | None = None) -> tuple[CropSet, CropSet | None]:
+              box_threshold: float = 0.05, judge_onnx: str | Path | None = None,
+              synthetic: int = 0, varied: int = 0) -> tuple[CropSet, CropSet | None]:
     """Training and validation crops of a cleaned YOLO folder (`train/`, `valid/`): one jittered crop
     per labelled train box, and `none` crops mined with the detector (`detector_onnx`, find stage),
-    without the boxes the classifier `judge_onnx` takes for unlabelled tiles."""
+    without the boxes the classifier `judge_onnx` takes for unlabelled tiles; plus the tiles of
+    `synthetic` scenes in the fixed tilesets and of `varied` scenes in varied drawn ones
+    (`collect_synthetic_crops`, train only)."""
     data = Path(data_dir)
     train = collect_crops(data / "train", copies=1, jitter=0.06)
+    if synthetic:
+        train = concat(train, collect_synthetic_crops(synthetic, seed=1, varied=False))
+    if varied:
+        train = concat(train, collect_synthetic_crops(varied, seed=2, varied=True))
     valid = collect_crops(data / "valid", seed=1) if (data / "valid").is_dir() else None
     if detector_onnx is not None:
         from vision.detector import TileDetector
@@ -175,7 +206,8 @@ def build_model(num_classes: int = len(CLASSIFIER_NAMES)):  # -> torch.nn.Module
 
 
 def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | None = None) -> np.ndarray:
-    """Light, colour, 180° turns, rotations up to 12° and blur on a batch of uint8 crops; grey copies
+    """Light, colour, shuffled colour channels (`CHANNEL_SWAP_P`), 180° turns, rotations up to 12° and
+    blur on a batch of uint8 crops; grey copies
     of any crop but a face-down tile (`labels`): a grey back looks like the blank 白 of many sets
     (the classifier trained with grey backs called 11 % of the 白 on `valid` `back`)."""
     import cv2
@@ -189,6 +221,8 @@ def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | No
     out *= rng.uniform(0.6, 1.35, (n, 1, 1, 1)) * rng.uniform(0.85, 1.15, (n, 1, 1, 3))
     out += rng.uniform(-35, 35, (n, 1, 1, 1))
     out = np.clip(out, 0, 255).astype(np.uint8)
+    for i in np.nonzero(rng.random(n) < CHANNEL_SWAP_P)[0]:  # inks of other colours: learn shapes, not hues
+        out[i] = out[i][:, :, rng.permutation(3)]
     turn = rng.random(n) < 0.5
     out[turn] = out[turn, ::-1, ::-1]
     for i in np.nonzero(rng.random(n) < 0.25)[0]:

@@ -28,7 +28,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--single-class", action="store_true",
                         help="train the detector to find tiles only (one class); the crop classifier names them")
     parser.add_argument("--classifier", help="also train the crop classifier (stage 2) and write it to this ONNX file")
+    parser.add_argument("--classifier-only", action="store_true",
+                        help="train only the crop classifier (no YOLO run): `none` boxes are mined with --model's ONNX or the shipped detector")
     parser.add_argument("--classifier-epochs", type=int, default=10)
+    parser.add_argument("--classifier-lr", type=float, default=3e-3, help="peak learning rate of the classifier's one-cycle schedule")
+    parser.add_argument("--classifier-synthetic", type=int, default=0,
+                        help="add the tiles of this many synthetic scenes in the fixed tilesets to the classifier's training crops")
+    parser.add_argument("--classifier-varied", type=int, default=0,
+                        help="add the tiles of this many scenes, each in its own randomly styled drawn tileset")
     parser.add_argument("--classifier-minutes", type=float, help="time budget of the classifier training")
     parser.add_argument("--classifier-from", help="go on from these classifier weights (the .pt written beside its ONNX)")
     parser.add_argument("--classifier-judge", default="models/tile_classifier.onnx",
@@ -71,11 +78,21 @@ def run_finetune(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
     if getattr(args, "data", None):
         return run_finetune(args)
     from vision import train as T
     from vision.data import import_yolo_dataset
 
+    if args.classifier_only:
+        if not args.classifier:
+            print("--classifier-only needs --classifier OUT.onnx", file=sys.stderr)
+            return 2
+        if args.source and Path(args.source).exists():
+            print(import_yolo_dataset(args.source, args.data_dir).summary())
+        model = Path(args.model)
+        return _train_classifier(args, model if model.suffix == ".onnx" else None)
     if args.resume:
         save_dir = T.resume(args.resume)
     else:
@@ -104,14 +121,23 @@ def run(args: argparse.Namespace) -> int:
         detector_onnx = T.export_onnx(save_dir / "weights" / "best.pt", args.export, imgsz=args.imgsz)
         print(f"exported {detector_onnx}")
     if args.classifier:
-        from vision.train_classifier import crop_sets, train_classifier
+        return _train_classifier(args, detector_onnx)
+    return 0
 
-        # `none` crops are mined with the detector just exported (else the shipped one), without
-        # the boxes the judge takes for tiles the photo's labels left out
-        judge = Path(args.classifier_judge) if args.classifier_judge else None
-        train_set, valid_set = crop_sets(args.data_dir, detector_onnx if detector_onnx.is_file() else None,
-                                         judge_onnx=judge if judge and judge.is_file() else None)
-        figures = train_classifier(train_set, valid_set, args.classifier, epochs=args.classifier_epochs,
-                                   minutes=args.classifier_minutes, start_from=args.classifier_from)
-        print(f"classifier {args.classifier}: {figures}")
+
+def _train_classifier(args: argparse.Namespace, detector_onnx: Path | None) -> int:
+    """Stage 2: the crop classifier, its `none` crops mined with `detector_onnx` (else the shipped
+    detector), without the boxes the judge takes for tiles the photo's labels left out."""
+    from vision.detector import DEFAULT_MODEL
+    from vision.train_classifier import crop_sets, train_classifier
+
+    detector = detector_onnx if detector_onnx is not None and detector_onnx.is_file() else DEFAULT_MODEL
+    judge = Path(args.classifier_judge) if args.classifier_judge else None
+    train_set, valid_set = crop_sets(args.data_dir, detector if detector.is_file() else None,
+                                     judge_onnx=judge if judge and judge.is_file() else None,
+                                     synthetic=args.classifier_synthetic, varied=args.classifier_varied)
+    print(f"classifier crops: train {len(train_set.y)}, valid {len(valid_set.y) if valid_set else 0}", flush=True)
+    figures = train_classifier(train_set, valid_set, args.classifier, epochs=args.classifier_epochs,
+                               lr=args.classifier_lr, minutes=args.classifier_minutes, start_from=args.classifier_from)
+    print(f"classifier {args.classifier}: {figures}")
     return 0

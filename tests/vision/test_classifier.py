@@ -8,6 +8,7 @@ import pytest
 from vision.classifier import CLASSIFIER_NAMES, CROP_H, CROP_W, NO_TILE, crop_tile, softmax, to_blob
 from vision.detector import DEFAULT_CLASSIFIER, DEFAULT_MODEL, TileDetector, decode_yolo_output
 from vision.image import DetectorError
+from vision.synth import render as synth_render
 
 
 def test_crop_is_the_box_grown_by_the_margin_and_resized() -> None:
@@ -316,3 +317,75 @@ def test_none_crops_can_be_mined_with_a_find_only_detector(tmp_path) -> None:
     none = CLASSIFIER_NAMES.index(NO_TILE)
     assert train.y.tolist().count(3) == 1 and none in train.y.tolist()  # the box off the label is a `none` crop
     assert valid is not None and none in valid.y.tolist()
+
+
+needs_noto = pytest.mark.skipif(
+    not any((synth_render.NOTO_DIR / f).exists() for f, _ in synth_render.NOTO_FONTS),
+    reason="needs fonts-noto-cjk (scripts/install_test_system_deps.sh)",
+)
+
+
+@needs_noto
+def test_synthetic_crops_are_every_tile_of_scenes_in_varied_drawn_sets(monkeypatch) -> None:
+    from vision.synth import render as R
+    from vision.train_classifier import collect_synthetic_crops
+
+    seen: list[tuple[str, list[str]]] = []
+    real = R.render_layout
+
+    def spy(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - a pass-through spy
+        scene = real(*args, **kwargs)
+        seen.append((kwargs["tileset"], [t.tile for t in scene.tiles]))
+        return scene
+
+    monkeypatch.setattr(R, "render_layout", spy)
+    crops = collect_synthetic_crops(4, seed=3, varied=True)
+    assert len({ts for ts, _ in seen}) == 4 and all(ts.startswith("glyph-") for ts, _ in seen)  # a set per scene
+    tiles = [t for _, ts in seen for t in ts]
+    assert [CLASSIFIER_NAMES[i] for i in crops.y] == tiles
+    assert crops.x.shape == (len(tiles), CROP_H, CROP_W, 3) and crops.x.std(axis=(1, 2, 3)).min() > 5  # not blank
+    seen.clear()
+    collect_synthetic_crops(6, seed=3, varied=False)
+    assert {ts for ts, _ in seen} <= set(R.TILESETS)
+
+
+def test_augment_shuffles_colour_channels_of_some_crops(monkeypatch) -> None:
+    from vision import train_classifier as T
+
+    red = np.zeros((200, CROP_H, CROP_W, 3), np.uint8)
+    red[..., 0] = 200
+    monkeypatch.setattr(T, "CHANNEL_SWAP_P", 0.5)
+    out = T.augment(red, np.random.default_rng(0)).astype(int)
+    dominant = out.mean(axis=(1, 2)).argmax(axis=1)
+    assert 0.2 < (dominant != 0).mean() < 0.6  # about a third of a half moved red to another channel
+    monkeypatch.setattr(T, "CHANNEL_SWAP_P", 0.0)
+    assert (T.augment(red, np.random.default_rng(0)).astype(int).mean(axis=(1, 2)).argmax(axis=1) == 0).all()
+
+
+def test_train_classifier_only_needs_an_output(capsys) -> None:
+    from app.cli import main
+
+    assert main(["train", "--classifier-only", "--source", ""]) == 2
+    assert "--classifier" in capsys.readouterr().err
+
+
+@needs_noto
+def test_train_classifier_only_trains_from_labelled_photos_and_varied_scenes(tmp_path, capsys) -> None:
+    pytest.importorskip("torch")
+    from app.cli import main
+    from vision.classifier import TileClassifier
+    from vision.synth import random_scene, write_yolo_sample
+
+    rng = np.random.default_rng(5)
+    for split, n in (("train", 3), ("valid", 1)):
+        for i in range(n):
+            write_yolo_sample(random_scene(rng, tileset="glyph", tile_height=40), tmp_path / "d" / split, f"s{i}")
+    out = tmp_path / "cls.onnx"
+    rc = main(["train", "--classifier-only", "--source", "", "--data-dir", str(tmp_path / "d"), "--classifier", str(out),
+               "--classifier-epochs", "1", "--classifier-varied", "2", "--classifier-judge", ""])  # fmt: skip
+    assert rc == 0
+    printed = capsys.readouterr().out
+    photo_tiles = sum(len(p.read_text().splitlines()) for p in (tmp_path / "d" / "train" / "labels").iterdir())
+    train_crops = int(printed.split("classifier crops: train ")[1].split(",")[0])
+    assert train_crops > photo_tiles + 15  # the photos' tiles, the two varied scenes' tiles and mined `none` boxes
+    assert TileClassifier(out).names == CLASSIFIER_NAMES and out.with_suffix(".pt").is_file()
