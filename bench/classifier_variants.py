@@ -84,17 +84,21 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision import classifier as C
 
-    if args.margin is not None:
-        C.crop_tile.__defaults__ = (args.margin, None)
-    if args.no_second_look:
-        C.SECOND_LOOK_BELOW = 0.0
-    boxes = cached_boxes(args.split, args.detector, args.cache)
-    print(f"{len(boxes)} photos; margin {C.crop_tile.__defaults__[0]}, second look below {C.SECOND_LOOK_BELOW}")
-    for clf in args.classifiers:
-        for row in score_variant(args.split, boxes, clf, args.conf):
-            print(f"{clf.name:32s} conf {row['conf']:.2f}  mAP50 {row['map50']:.4f}  per-tile {row['tile']:.4f}  "
-                  f"recall {row['recall']:.4f}  exact {row['exact']:.4f}  ({row['tiles']} tiles, {row['s']:.0f} s)",
-                  flush=True)
+    saved = C.crop_tile.__defaults__, C.SECOND_LOOK_BELOW
+    try:  # the reading settings are module constants: set them for this run only
+        if args.margin is not None:
+            C.crop_tile.__defaults__ = (args.margin, None)
+        if args.no_second_look:
+            C.SECOND_LOOK_BELOW = 0.0
+        boxes = cached_boxes(args.split, args.detector, args.cache)
+        print(f"{len(boxes)} photos; margin {C.crop_tile.__defaults__[0]}, second look below {C.SECOND_LOOK_BELOW}")
+        for clf in args.classifiers:
+            for row in score_variant(args.split, boxes, clf, args.conf):
+                print(f"{clf.name:32s} conf {row['conf']:.2f}  mAP50 {row['map50']:.4f}  per-tile {row['tile']:.4f}  "
+                      f"recall {row['recall']:.4f}  exact {row['exact']:.4f}  ({row['tiles']} tiles, {row['s']:.0f} s)",
+                      flush=True)
+    finally:
+        C.crop_tile.__defaults__, C.SECOND_LOOK_BELOW = saved
     return 0
 
 

@@ -7,6 +7,7 @@ noise, only the tile design differs.  Figures as `jingsuan eval` computes them (
 per-tile and exact-match).
 
     python bench/heldout_tileset.py [N] [--tileset classic] [--reference default] [--perspective 0.5]
+                                    [--classifier runs/cls/candidate.onnx]
 """
 
 from __future__ import annotations
@@ -40,13 +41,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reference", default="default", help="a tile set the models trained on ('' = none)")
     ap.add_argument("--perspective", type=float, default=0.5, help="share of scenes warped by a perspective")
     ap.add_argument("--seed", type=int, default=21)
-    ap.add_argument("--model", help="detector ONNX (default models/tiles.onnx, classifier beside it)")
+    ap.add_argument("--model", help="detector ONNX (default models/tiles.onnx)")
+    ap.add_argument("--classifier", help="crop classifier ONNX (default: tile_classifier.onnx beside the detector)")
     args = ap.parse_args(argv)
 
-    from vision.detector import get_detector
+    from vision.detector import DEFAULT_MODEL, TileDetector
     from vision.evaluate import evaluate
 
-    det = get_detector(args.model)
+    det = TileDetector(args.model or DEFAULT_MODEL, classifier=args.classifier)
     with tempfile.TemporaryDirectory() as tmp:
         for ts in [args.tileset, args.reference] if args.reference else [args.tileset]:
             split = render_split(Path(tmp) / ts, ts, args.n, args.seed, args.perspective)

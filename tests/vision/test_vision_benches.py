@@ -1,0 +1,56 @@
+"""The vision benchmarks run on a few rendered scenes and print their figures (values not asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.detector import DEFAULT_CLASSIFIER
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+needs_kde = pytest.mark.skipif(
+    not (Path("/usr/share/kmahjongglib/tilesets/classic.svgz").exists() and shutil.which("rsvg-convert")),
+    reason="needs kdegames-mahjongg-data-kf5 and librsvg2-bin (scripts/install_test_system_deps.sh)",
+)
+
+
+def _load(name: str):  # noqa: ANN202 - a bench module
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@needs_kde
+def test_heldout_tileset_bench_reads_the_unseen_set_beside_a_trained_one(capsys) -> None:
+    pytest.importorskip("ultralytics")  # evaluate's AP code
+    assert _load("heldout_tileset").main(["2", "--seed", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("classic") and "never trained on" in lines[0] and "mAP50" in lines[0]
+    assert lines[2].startswith("default") and "trained on" in lines[2]
+
+
+@needs_kde
+def test_classifier_variants_bench_scores_each_classifier_from_cached_boxes(tmp_path, capsys) -> None:
+    pytest.importorskip("ultralytics")
+    from vision.synth import random_scene, write_yolo_sample
+
+    rng = np.random.default_rng(2)
+    for i in range(2):
+        write_yolo_sample(random_scene(rng, tileset="default", perspective=0.0), tmp_path / "split", f"s{i}")
+    cache = tmp_path / "boxes.pkl"
+    args = [str(tmp_path / "split"), str(DEFAULT_CLASSIFIER), "--cache", str(cache), "--conf", "0.25", "0.5"]
+    assert _load("classifier_variants").main(args) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "per-tile" in line]
+    assert len(rows) == 2 and "conf 0.25" in rows[0] and "conf 0.50" in rows[1] and cache.is_file()
+    from vision import classifier as C
+
+    before = C.crop_tile.__defaults__, C.SECOND_LOOK_BELOW
+    assert _load("classifier_variants").main([*args, "--no-second-look", "--margin", "0.08"]) == 0  # cache read back
+    assert "margin 0.08, second look below 0.0" in capsys.readouterr().out
+    assert (C.crop_tile.__defaults__, C.SECOND_LOOK_BELOW) == before  # the app's reading is left as it was
