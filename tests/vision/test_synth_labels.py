@@ -211,6 +211,7 @@ def test_perspective_boxes_are_tight_on_each_tile(tileset, seed):
 def test_warped_random_scene_labels_every_visible_tile_pixel(seed, monkeypatch):
     monkeypatch.setattr(synth_render, "_background", lambda h, w, rng: np.full((h, w, 3), BG, np.uint8))
     monkeypatch.setattr(synth_render, "_degrade", lambda img, rng: img)
+    monkeypatch.setattr(synth_render, "_cast_shadows", lambda canvas, placed, th, rng: None)  # shade is not a tile
     scene = random_scene(np.random.default_rng(seed), perspective=1.0)
     fg = _foreground(scene.image)
     covered = np.zeros_like(fg)
@@ -291,3 +292,26 @@ def test_style_options_change_only_what_they_name():
     assert diff.any() and ys.max() < marked.shape[0] * 0.35 and xs.max() < marked.shape[1] * 0.4  # top-left corner
     assert not np.array_equal(draw("2m", replace(st, wan_char="万")), draw("2m", st))
     assert np.array_equal(draw("2p", replace(st, wan_char="万")), draw("2p", st))  # 万 only touches the 萬 suit
+
+
+@needs_noto
+def test_tiles_cast_shadows_on_the_table_and_boxes_stay_on_the_tiles():
+    rows = [[["1m", "2m", "3m"], ["5p>"]]]
+    plain = render_layout(rows, tile_height=60, tileset="glyph", background=(200, 200, 200))
+    shaded = render_layout(rows, tile_height=60, tileset="glyph", background=(200, 200, 200), shadow=True,
+                           rng=np.random.default_rng(1))  # fmt: skip
+    assert [t.box for t in shaded.tiles] == [t.box for t in plain.tiles]
+    inside = np.zeros(plain.image.shape[:2], bool)
+    for t in plain.tiles:
+        x1, y1, x2, y2 = (int(round(v)) for v in t.box)
+        inside[y1:y2, x1:x2] = True
+    darker = shaded.image.astype(int).sum(axis=2) < plain.image.astype(int).sum(axis=2) - 30
+    assert darker[~inside].sum() > 200  # the table is shaded beside the tiles
+    assert not darker[inside].any() or darker[inside].mean() < 0.02  # the tiles themselves are not
+
+
+def test_an_area_shadow_darkens_one_side_softly():
+    f = synth_render._area_shadow(100, 160, np.random.default_rng(3))
+    assert f.shape == (100, 160, 1) and f.max() <= 1.0 and 0.4 <= f.min() < 0.85
+    assert (f > 0.99).mean() > 0.15 and (f < f.min() + 0.01).mean() > 0.15  # a lit side and a shaded side
+    assert ((f > f.min() + 0.02) & (f < 0.98)).any()  # with a soft edge between them

@@ -639,24 +639,66 @@ def render_layout(
     group_gap: float = 0.35,
     background: tuple[int, int, int] | None = None,
     perspective: bool = False,
+    shadow: bool = False,
 ) -> SynthScene:
     """Draw rows of tile groups; returns the image and each tile's exact box.
 
     `rows` is a list of rows; a row is a list of groups (lists of tile specs) or a flat list of
     specs (one group).  Specs are codes ('5p'), sideways codes ('5p>'), or 'back'/'?' face-down.
     With `perspective`, the whole scene is warped by a mild random perspective (drawn from `rng`)
-    and each box is the bounding box of the tile's warped visible pixels.
+    and each box is the bounding box of the tile's warped visible pixels.  With `shadow`, every tile
+    casts a soft shadow on the table (`_cast_shadows`); boxes stay on the tiles.
     """
     rng = rng or np.random.default_rng(0)
     placed, h, w = _place_tiles(_normalise_rows(rows), tile_height, tileset, margin, group_gap)
     canvas = np.full((h, w, 3), background, dtype=np.uint8) if background is not None else _background(h, w, rng)
     scene = SynthScene(canvas)
+    if shadow:
+        _cast_shadows(canvas, placed, tile_height, rng)
     for p in placed:
         box = _paste(canvas, p.art, p.x, p.y)
         scene.tiles.append(SynthTile(p.spec.code, box, p.row, p.group, p.spec.sideways))
     if perspective:
         _warp_scene(scene, placed, rng)
     return scene
+
+
+def _cast_shadows(canvas: np.ndarray, placed: list[_Placed], tile_height: int, rng: np.random.Generator) -> None:
+    """Darken the table where the tiles' shadows fall: each tile's outline shifted away from one light
+    (up to a fifth of a tile), blurred, in place on `canvas` before the tiles are pasted over it."""
+    import cv2
+
+    h, w = canvas.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    reach = rng.uniform(0.05, 0.2) * tile_height
+    dx, dy = int(round(np.cos(angle) * reach)), int(round(np.sin(angle) * reach))
+    for p in placed:
+        ah, aw = p.art.shape[:2]
+        x0, y0 = p.x + dx, p.y + dy
+        cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(w, x0 + aw), min(h, y0 + ah)
+        if cx1 > cx0 and cy1 > cy0:
+            alpha = p.art[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0, 3].astype(np.float32) / 255
+            mask[cy0:cy1, cx0:cx1] = np.maximum(mask[cy0:cy1, cx0:cx1], alpha)
+    k = 2 * int(max(1, tile_height * rng.uniform(0.04, 0.12))) + 1
+    mask = cv2.GaussianBlur(mask, (k, k), 0)
+    strength = rng.uniform(0.25, 0.55)
+    canvas[:] = (canvas.astype(np.float32) * (1 - strength * mask[:, :, None])).astype(np.uint8)
+
+
+def _area_shadow(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    """A soft shadow over part of the scene (a hand, a phone, a lamp's edge): h × w × 1 light factors,
+    0.45–0.8 on the shaded side of a random line, 1 on the other, with a blurred edge."""
+    import cv2
+
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    cut = rng.uniform(0.25, 0.75)
+    side = (xx / w - 0.5) * np.cos(angle) + (yy / h - 0.5) * np.sin(angle) - (cut - 0.5)
+    shade = (side > 0).astype(np.float32)
+    k = 2 * int(max(h, w) * rng.uniform(0.02, 0.08)) + 1
+    shade = cv2.GaussianBlur(shade, (k, k), 0)
+    return (1 - rng.uniform(0.2, 0.55) * shade)[:, :, None]
 
 
 def random_homography(
@@ -719,11 +761,13 @@ def _warp_scene(scene: SynthScene, placed: list[_Placed], rng: np.random.Generat
 
 
 def _degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Light, glare, blur and JPEG noise (geometry unchanged, so labels stay exact)."""
+    """Light, an area shadow, glare, blur and JPEG noise (geometry unchanged, so labels stay exact)."""
     import cv2
 
     out = img.astype(np.float32) * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
     h, w = out.shape[:2]
+    if rng.random() < 0.3:  # a soft shadow across part of the scene
+        out *= _area_shadow(h, w, rng)
     if rng.random() < 0.4:  # glare spot
         cy, cx, rad = rng.uniform(0, h), rng.uniform(0, w), rng.uniform(0.1, 0.4) * max(h, w)
         yy, xx = np.mgrid[0:h, 0:w]
@@ -740,7 +784,8 @@ def _degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def random_scene(
     rng: np.random.Generator, tileset: str | None = None, tile_height: int | None = None, perspective: float = 0.5
 ) -> SynthScene:
-    """A hand-like scene: a row of 10–14 standing tiles and a row of melds, warped with probability `perspective`."""
+    """A hand-like scene: a row of 10–14 standing tiles and a row of melds, warped with probability
+    `perspective`; tiles cast shadows in 60 % of scenes, and `_degrade` adds light, shade and noise."""
     codes = [c for c in CLASS_NAMES if c != "back"]
     hand = [str(c) for c in rng.choice(codes, size=int(rng.integers(10, 15)))]
     melds: list[list[str | TileSpec]] = []
@@ -762,6 +807,7 @@ def random_scene(
         tileset=tileset or str(rng.choice(TILESETS)),
         rng=rng,
         perspective=bool(rng.random() < perspective),
+        shadow=bool(rng.random() < 0.6),
     )
     scene.image = _degrade(scene.image, rng)
     return scene
