@@ -315,3 +315,34 @@ def test_an_area_shadow_darkens_one_side_softly():
     assert f.shape == (100, 160, 1) and f.max() <= 1.0 and 0.4 <= f.min() < 0.85
     assert (f > 0.99).mean() > 0.15 and (f < f.min() + 0.01).mean() > 0.15  # a lit side and a shaded side
     assert ((f > f.min() + 0.02) & (f < 0.98)).any()  # with a soft edge between them
+
+
+@needs_noto
+def test_dot_stick_and_bird_options_draw_what_they_name():
+    from dataclasses import replace
+
+    st, draw = synth_render.GLYPH_DEFAULT, synth_render._glyph_tile
+    rings, disc = draw("1p", st), draw("1p", replace(st, dot_style="disc"))
+    centre = (slice(50, 75), slice(35, 60))
+    assert not np.array_equal(rings, disc)
+    assert np.ptp(disc[centre][..., :3].reshape(-1, 3), axis=0).max() > 100  # a solid disc around a face-coloured eye
+    assert draw("3p", replace(st, dot_scale=0.85))[..., 3].sum() == draw("3p", st)[..., 3].sum()  # same body
+    bird, stick = draw("1s", st), draw("1s", replace(st, bird=False))
+    assert _colour_share(bird, (230, 170, 30), tol=20) > 0.003 and _colour_share(stick, (230, 170, 30), tol=20) == 0
+    assert np.array_equal(draw("2s", replace(st, bird=False)), draw("2s", st))  # only 1條 changes
+    assert not np.array_equal(draw("5s", replace(st, stick_length=0.85)), draw("5s", st))
+
+
+@needs_noto
+def test_varied_styles_print_in_every_installed_cjk_font():
+    fonts = synth_render.installed_cjk_fonts()
+    assert fonts and all(Path(f).exists() for f, _ in fonts)
+    used = {synth_render.glyph_style(seed).font for seed in range(300)}
+    assert used == set(fonts)
+    if len({f for f, _ in fonts}) > 1:  # two font files draw 東 differently
+        a, b = (next(seed for seed in range(300) if synth_render.glyph_style(seed).font[0] == f)
+                for f in sorted({f for f, _ in fonts})[:2])  # fmt: skip
+        st_a, st_b = synth_render.glyph_style(a), synth_render.glyph_style(b)
+        from dataclasses import replace
+
+        assert not np.array_equal(synth_render._glyph_tile("1z", st_a), synth_render._glyph_tile("1z", replace(st_a, font=st_b.font)))

@@ -258,10 +258,6 @@ _STICKS: dict[int, tuple[list[tuple[float, float, float]], float, list[tuple[int
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in supersampled pixels
 
 
-#: A second weight of the varied drawn tilesets (`GlyphStyle.font_file` 1).
-NOTO_ALT_WEIGHT = "NotoSansCJK-Regular.ttc"
-
-
 @lru_cache(maxsize=1)
 def _noto_path() -> tuple[Path, int]:
     """The first installed Noto CJK font file and its Traditional Chinese face index."""
@@ -297,11 +293,14 @@ class GlyphStyle:
     wan: RGB = _RED
     wan_char: str = "萬"
     winds: RGB = _BLACK
-    font_file: int = 0  # 0 the first installed of NOTO_FONTS (bold), 1 NOTO_ALT_WEIGHT (regular)
-    font_face: int = 3  # face of the .ttc: 2 Simplified, 3 Traditional, 0 Japanese
+    font: tuple[str, int] | None = None  # (font file, face); None: the ``glyph`` set's Noto CJK
     white_dragon: str = "frame"  # "frame" | "blank" | "border"
     index_marks: bool = False
     stick_width: float = 0.085
+    stick_length: float = 1.0  # × the pattern's stick length
+    dot_style: str = "rings"  # "rings" (ink, face, ink, face, ink) | "disc" (solid, a face-coloured eye) | "double"
+    dot_scale: float = 1.0  # × the pattern's dot radius
+    bird: bool = True  # 1條 a bird; else one tall stick, as on some sets
 
     def ink(self, colour: RGB) -> RGB:
         """This style's ink for one of the base inks of the patterns."""
@@ -318,6 +317,21 @@ _BACKS: tuple[RGB, ...] = ((46, 128, 80), (40, 80, 160), (220, 170, 40), (230, 1
                            (120, 120, 120), (150, 40, 40), (60, 150, 150), (90, 60, 140))  # fmt: skip
 #: Name of the varied drawn tilesets: ``glyph-<seed>`` is the style `glyph_style(seed)`.
 GLYPH_VARIED_PREFIX = "glyph-"
+#: CJK fonts the varied drawn tilesets print in, where installed (file, face): Noto Sans CJK in two
+#: weights and three regional forms (`fonts-noto-cjk`), AR PL UKai, the brush style of most real tiles,
+#: and AR PL UMing (`fonts-arphic-ukai`, `fonts-arphic-uming`), WenQuanYi Zen Hei (`fonts-wqy-zenhei`).
+_ARPHIC, _WQY = Path("/usr/share/fonts/truetype/arphic"), Path("/usr/share/fonts/truetype/wqy")
+CJK_FONT_CHOICES: tuple[tuple[Path, int], ...] = (
+    (NOTO_DIR / "NotoSansCJK-Bold.ttc", 3), (NOTO_DIR / "NotoSansCJK-Bold.ttc", 2), (NOTO_DIR / "NotoSansCJK-Bold.ttc", 0),
+    (NOTO_DIR / "NotoSansCJK-Regular.ttc", 3), (NOTO_DIR / "NotoSansCJK-Regular.ttc", 2),
+    (_ARPHIC / "ukai.ttc", 2), (_ARPHIC / "ukai.ttc", 0), (_ARPHIC / "uming.ttc", 2), (_WQY / "wqy-zenhei.ttc", 0),
+)  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def installed_cjk_fonts() -> tuple[tuple[str, int], ...]:
+    """The `CJK_FONT_CHOICES` installed on this machine (the varied styles pick among these)."""
+    return tuple((str(f), i) for f, i in CJK_FONT_CHOICES if f.exists())
 
 
 def _darker(c: RGB, f: float = 0.6) -> RGB:
@@ -327,7 +341,8 @@ def _darker(c: RGB, f: float = 0.6) -> RGB:
 @lru_cache(maxsize=256)
 def glyph_style(seed: int) -> GlyphStyle:
     """A random but plausible drawn tile set (``glyph-<seed>``): inks, body and back colours, font
-    weight and face, 萬 or 万, the look of 白 and corner index marks, each drawn from what real sets do."""
+    and face (among `installed_cjk_fonts`, so it depends on the fonts installed), 萬 or 万, the look of
+    白, dots and sticks, and corner index marks, each drawn from what real sets do."""
     rng = np.random.default_rng(seed)
 
     def pick(options: tuple) -> RGB:  # type: ignore[type-arg]
@@ -336,6 +351,7 @@ def glyph_style(seed: int) -> GlyphStyle:
     face = pick(_FACES)
     back = pick(_BACKS)
     blue, green, red = pick(_INKS_BLUE), pick(_INKS_GREEN), pick(_INKS_RED)
+    fonts = installed_cjk_fonts()
     return GlyphStyle(
         face=face, edge=_darker(face, 0.82), outline=_darker(face, 0.45), back=back, back_edge=_darker(back), back_outline=_darker(back, 0.33),
         blue=blue, green=green, red=red,
@@ -343,10 +359,12 @@ def glyph_style(seed: int) -> GlyphStyle:
         wan=red if rng.random() < 0.8 else pick((_BLACK, blue)),
         wan_char="万" if rng.random() < 0.25 else "萬",
         winds=_BLACK if rng.random() < 0.6 else blue,
-        font_file=int(rng.random() < 0.5), font_face=int(rng.choice([3, 3, 2, 0])),
+        font=fonts[int(rng.integers(len(fonts)))] if fonts else None,
         white_dragon=str(rng.choice(["frame", "blank", "border"])),
         index_marks=bool(rng.random() < 0.3),
-        stick_width=float(rng.uniform(0.06, 0.11)),
+        stick_width=float(rng.uniform(0.06, 0.12)), stick_length=float(rng.uniform(0.85, 1.05)),
+        dot_style=str(rng.choice(["rings", "rings", "disc", "double"])), dot_scale=float(rng.uniform(0.85, 1.1)),
+        bird=bool(rng.random() < 0.8),
     )  # fmt: skip
 
 
@@ -399,8 +417,10 @@ def _draw_face(draw: ImageDraw.ImageDraw, code: str, face: Box, st: GlyphStyle =
         _draw_char(draw, ch, (x0 + 2 * _SS, y0 + 8 * _SS, x1 - 2 * _SS, y1 - 8 * _SS), st.ink(colour), st)
     elif suit == "p":
         _draw_dots(draw, rank, face, st)
-    elif rank == 1:
+    elif rank == 1 and st.bird:
         _draw_bird(draw, face, st)
+    elif rank == 1:  # one tall stick, as on sets without the bird
+        _draw_stick(draw, (x0 + x1) / 2, (y0 + y1) / 2, (y1 - y0) * 0.85, st.red, 0, replace(st, stick_width=st.stick_width * 1.6))
     else:
         _draw_sticks(draw, rank, face, st)
 
@@ -417,25 +437,21 @@ def _draw_index_mark(draw: ImageDraw.ImageDraw, code: str, face: Box, st: GlyphS
                _BLACK, st)  # fmt: skip
 
 
-@lru_cache(maxsize=64)
-def _noto_font(size: int, file: int = 0, face: int | None = None) -> ImageFont.FreeTypeFont:
-    """The Noto CJK font at `size` pixels (`file`: 0 the first of `NOTO_FONTS` installed, 1 the lighter
-    `NOTO_ALT_WEIGHT` where installed); `face` overrides the .ttc face index."""
+@lru_cache(maxsize=256)
+def _noto_font(size: int, font: tuple[str, int] | None = None) -> ImageFont.FreeTypeFont:
+    """A CJK font at `size` pixels: `font` = (file, face), or None for the ``glyph`` set's Noto CJK."""
     from PIL import ImageFont
 
-    path, index = _noto_path()
-    if file and (NOTO_DIR / NOTO_ALT_WEIGHT).exists() and path.name != NOTO_ALT_WEIGHT:
-        path = NOTO_DIR / NOTO_ALT_WEIGHT
-    return ImageFont.truetype(str(path), size, index=index if face is None else face)
+    path, index = font if font is not None else _noto_path()
+    return ImageFont.truetype(str(path), size, index=index)
 
 
 def _draw_char(draw: ImageDraw.ImageDraw, ch: str, box: Box, colour: RGB, st: GlyphStyle = GLYPH_DEFAULT) -> None:
     """One Noto CJK character, scaled to fit `box` and centred on its ink."""
     ref = 100
-    face = None if st.font_face == GLYPH_DEFAULT.font_face and not st.font_file else st.font_face
-    left, top, right, bottom = _noto_font(ref, st.font_file, face).getbbox(ch)
+    left, top, right, bottom = _noto_font(ref, st.font).getbbox(ch)
     fit = min((box[2] - box[0]) / max(1, right - left), (box[3] - box[1]) / max(1, bottom - top))
-    font = _noto_font(max(1, int(ref * fit)), st.font_file, face)
+    font = _noto_font(max(1, int(ref * fit)), st.font)
     left, top, right, bottom = font.getbbox(ch)
     xy = ((box[0] + box[2] - left - right) / 2, (box[1] + box[3] - top - bottom) / 2)
     draw.text(xy, ch, font=font, fill=colour)
@@ -458,8 +474,10 @@ def _draw_ring_dot(
 ) -> None:
     """One 筒 circle: concentric rings in `colours` (outside in) on the face."""
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=st.outline)
-    radii = [0.93, 0.75, 0.55, 0.38, 0.2]
-    fills = [colours[0], st.face, colours[1 % len(colours)], st.face, colours[2 % len(colours)]]
+    radii = {"rings": [0.93, 0.75, 0.55, 0.38, 0.2], "disc": [0.93, 0.25], "double": [0.93, 0.72, 0.55, 0.2]}[st.dot_style]
+    inner = colours[1 % len(colours)]
+    fills = {"rings": [colours[0], st.face, inner, st.face, colours[2 % len(colours)]],
+             "disc": [colours[0], st.face], "double": [colours[0], st.face, inner, st.face]}[st.dot_style]  # fmt: skip
     for k, fill in zip(radii, fills):
         draw.ellipse((cx - k * r, cy - k * r, cx + k * r, cy + k * r), fill=fill)
 
@@ -469,11 +487,11 @@ def _draw_dots(draw: ImageDraw.ImageDraw, rank: int, face: Box, st: GlyphStyle =
     x0, y0, x1, y1 = face
     fw, fh = x1 - x0, y1 - y0
     if rank == 1:
-        _draw_ring_dot(draw, x0 + fw / 2, y0 + fh / 2, 0.42 * fw, [st.blue, st.green, st.red], st)
+        _draw_ring_dot(draw, x0 + fw / 2, y0 + fh / 2, 0.42 * fw * min(st.dot_scale, 1.05), [st.blue, st.green, st.red], st)
         return
     centres, rr, colours = _DOTS[rank]
     for (u, v), colour in zip(centres, colours):
-        _draw_ring_dot(draw, x0 + u * fw, y0 + v * fh, rr * fw, [st.ink(colour)], st)
+        _draw_ring_dot(draw, x0 + u * fw, y0 + v * fh, rr * fw * st.dot_scale, [st.ink(colour)], st)
 
 
 def _draw_stick(
@@ -501,7 +519,7 @@ def _draw_sticks(draw: ImageDraw.ImageDraw, rank: int, face: Box, st: GlyphStyle
     fw, fh = x1 - x0, y1 - y0
     sticks, lf, colours = _STICKS[rank]
     for (u, v, angle), colour in zip(sticks, colours):
-        _draw_stick(draw, x0 + u * fw, y0 + v * fh, lf * fh, st.ink(colour), angle, st)
+        _draw_stick(draw, x0 + u * fw, y0 + v * fh, lf * fh * st.stick_length, st.ink(colour), angle, st)
 
 
 def _draw_bird(draw: ImageDraw.ImageDraw, face: Box, st: GlyphStyle = GLYPH_DEFAULT) -> None:
