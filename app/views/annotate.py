@@ -128,11 +128,11 @@ def save_current(store: DatasetStore) -> None:
         logic.save_edited(store, stem, ss.get("ann_boxes", []), ss.get("ann_origin"))
         store.set_reviewed(stem, bool(ss.get("ann_reviewed", False)))
     except JingsuanError as exc:
-        ss["ann_flash"] = ("error", tr("ann_error", msg=err_text(exc)))
+        ss["ann_flash"] = ("error", tr("ann_error", msg=err_text(exc)), stem)
         return
     n = len(ss.get("ann_boxes", []))
     load_stem(store, stem)
-    ss["ann_flash"] = ("success", tr("ann_saved", n=n))
+    ss["ann_flash"] = ("success", tr("ann_saved", n=n), stem)
 
 
 def on_reviewed(store: DatasetStore) -> None:
@@ -360,7 +360,8 @@ def boxes_part(store: DatasetStore) -> None:
 
 def save_part(store: DatasetStore) -> None:
     ss = st.session_state
-    if not logic.same_boxes(ss.get("ann_boxes", []), ss.get("ann_saved_boxes", []), tol=0.01):
+    unsaved = not logic.same_boxes(ss.get("ann_boxes", []), ss.get("ann_saved_boxes", []), tol=0.01)
+    if unsaved:
         st.warning(tr("ann_unsaved"))
     c1, c2, c3 = st.columns(3)
     c1.button(tr("ann_save"), type="primary", key="ann_save", on_click=save_current, args=(store,),
@@ -368,8 +369,12 @@ def save_part(store: DatasetStore) -> None:
     c2.checkbox(tr("ann_reviewed"), key="ann_reviewed", on_change=on_reviewed, args=(store,))
     c3.button(tr("ann_toggle_reviewed"), key="ann_toggle_reviewed", on_click=toggle_reviewed, args=(store,),
               shortcut=SHORTCUTS["ann_toggle_reviewed"])
-    flash = ss.pop("ann_flash", None)
-    if flash:
+    # "saved" stays while that photo has nothing unsaved (a rerun of the canvas must not wipe it before
+    # the labeller sees it); an error shows once
+    flash = ss.get("ann_flash")
+    if flash and (flash[0] == "error" or unsaved or flash[2] != ss.get("ann_loaded")):
+        ss.pop("ann_flash")
+    if flash and (flash[0] == "error" or (not unsaved and flash[2] == ss.get("ann_loaded"))):
         (st.success if flash[0] == "success" else st.error)(flash[1])
 
 

@@ -186,6 +186,8 @@ def test_annotate_page_upload_edit_save_and_review(dirs: Path) -> None:
     at.button(key="ann_save").click().run()
     assert not at.exception, at.exception
     assert "已保存 1 个框" in infos(at)
+    at.run()  # another rerun (the canvas component sends its state again): the labeller still sees it
+    assert "已保存 1 个框" in infos(at) and "有未保存的修改" not in infos(at)
     (box,) = store.load(stem).boxes
     assert box.cls == "7z" and (box.x1, box.y1, box.x2, box.y2) == pytest.approx((60, 20, 100, 80), abs=0.01)
     assert store.progress() == (0, 2)
@@ -199,6 +201,11 @@ def test_annotate_page_upload_edit_save_and_review(dirs: Path) -> None:
     assert shortcuts == {"ann_save": "s", "ann_delete": "delete", "ann_toggle_reviewed": "v"}  # Streamlit lower-cases them
     at.button(key="ann_toggle_reviewed").click().run()
     assert store.progress() == (1, 2) and at.session_state["ann_reviewed"] is True
+    # an edit after saving: the "saved" note gives way to the unsaved warning
+    at.number_input(key="ann_x1").set_value(200.0)
+    at.number_input(key="ann_x2").set_value(240.0)
+    at.button(key="ann_add_btn").click().run()
+    assert "有未保存的修改" in infos(at) and "已保存" not in infos(at)
 
 
 def test_annotate_page_new_dataset_and_bad_name(dirs: Path) -> None:
