@@ -45,15 +45,13 @@ def cached_boxes(split: Path, detector_onnx: Path, cache: Path) -> dict[str, tup
     return out
 
 
-def score_variant(split: Path, boxes: dict, classifier_onnx: Path, confs: list[float]) -> list[dict]:
+def score_variant(split: Path, boxes: dict, detector_onnx: Path, classifier_onnx: Path, confs: list[float]) -> list[dict]:
     """End-to-end figures of one classifier over the cached boxes, one row per threshold."""
-    from vision import detector as D
-    from vision.classifier import TileClassifier
+    from vision.detector import TileDetector
     from vision.evaluate import evaluate
     from vision.image import load_image
 
-    reader = D.TileDetector.__new__(D.TileDetector)
-    reader.classifier = TileClassifier(classifier_onnx)
+    reader = TileDetector(detector_onnx, classifier=classifier_onnx)
     cache: dict[str, list] = {}
 
     def detect(path: Path) -> list:
@@ -84,21 +82,21 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision import classifier as C
 
-    saved = C.crop_tile.__defaults__, C.SECOND_LOOK_BELOW
+    saved = C.CROP_MARGIN, C.SECOND_LOOK_BELOW
     try:  # the reading settings are module constants: set them for this run only
         if args.margin is not None:
-            C.crop_tile.__defaults__ = (args.margin, None)
+            C.CROP_MARGIN = args.margin
         if args.no_second_look:
             C.SECOND_LOOK_BELOW = 0.0
         boxes = cached_boxes(args.split, args.detector, args.cache)
-        print(f"{len(boxes)} photos; margin {C.crop_tile.__defaults__[0]}, second look below {C.SECOND_LOOK_BELOW}")
+        print(f"{len(boxes)} photos; margin {C.CROP_MARGIN}, second look below {C.SECOND_LOOK_BELOW}")
         for clf in args.classifiers:
-            for row in score_variant(args.split, boxes, clf, args.conf):
+            for row in score_variant(args.split, boxes, args.detector, clf, args.conf):
                 print(f"{clf.name:32s} conf {row['conf']:.2f}  mAP50 {row['map50']:.4f}  per-tile {row['tile']:.4f}  "
                       f"recall {row['recall']:.4f}  exact {row['exact']:.4f}  ({row['tiles']} tiles, {row['s']:.0f} s)",
                       flush=True)
     finally:
-        C.crop_tile.__defaults__, C.SECOND_LOOK_BELOW = saved
+        C.CROP_MARGIN, C.SECOND_LOOK_BELOW = saved
     return 0
 
 

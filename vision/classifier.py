@@ -44,11 +44,14 @@ NO_TILE = "none"
 CLASSIFIER_NAMES: tuple[str, ...] = (*CLASS_NAMES, NO_TILE)
 
 
-def crop_tile(rgb: np.ndarray, box: tuple[float, float, float, float], margin: float = CROP_MARGIN,
+def crop_tile(rgb: np.ndarray, box: tuple[float, float, float, float], margin: float | None = None,
               jitter: np.ndarray | None = None) -> np.ndarray:
-    """The tile under `box` (x1, y1, x2, y2 in the photo's pixels), upright, CROP_H × CROP_W × 3 uint8."""
+    """The tile under `box` (x1, y1, x2, y2 in the photo's pixels), upright, CROP_H × CROP_W × 3 uint8;
+    grown by `margin` a side (default `CROP_MARGIN`, read at call time)."""
     import cv2
 
+    if margin is None:
+        margin = CROP_MARGIN
     h, w = rgb.shape[:2]
     x1, y1, x2, y2 = box
     bw, bh = max(x2 - x1, 1.0), max(y2 - y1, 1.0)

@@ -51,6 +51,24 @@ class CropSet:
     y: np.ndarray
 
 
+def _crop_set(xs: list[np.ndarray], ys: list[int]) -> CropSet:
+    """A crop set of listed crops and classes (an empty one when there are none)."""
+    if not xs:
+        return CropSet(np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64))
+    return CropSet(np.stack(xs), np.asarray(ys, np.int64))
+
+
+def _labelled_crops(rgb: np.ndarray, boxes: list[tuple[float, float, float, float]], classes: list[int],
+                    rng: np.random.Generator, copies: int, jitter: float,
+                    xs: list[np.ndarray], ys: list[int]) -> None:  # fmt: skip
+    """Append `copies` crops of each box of a photo (sides jittered by up to `jitter`) and its class."""
+    for box, cls in zip(boxes, classes):
+        for _ in range(copies):
+            j = rng.uniform(-jitter, jitter, 4) if jitter else None
+            xs.append(crop_tile(rgb, box, TRAIN_CROP_MARGIN, jitter=j))
+            ys.append(cls)
+
+
 def collect_crops(split_dir: str | Path, copies: int = 1, jitter: float = 0.0, seed: int = 0,
                   limit: int | None = None) -> CropSet:
     """Every labelled box of a YOLO split (`images/`, `labels/`) as crops; `copies` jittered ones per box."""
@@ -69,16 +87,10 @@ def collect_crops(split_dir: str | Path, copies: int = 1, jitter: float = 0.0, s
             continue
         rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
         h, w = rgb.shape[:2]
-        for b in read_yolo_labels(label):
-            x1, y1, x2, y2 = b.xyxy()
-            box = (x1 * w, y1 * h, x2 * w, y2 * h)
-            for _ in range(copies):
-                j = rng.uniform(-jitter, jitter, 4) if jitter else None
-                xs.append(crop_tile(rgb, box, TRAIN_CROP_MARGIN, jitter=j))
-                ys.append(b.cls)
-    if not xs:
-        return CropSet(np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64))
-    return CropSet(np.stack(xs), np.asarray(ys, np.int64))
+        labels = read_yolo_labels(label)
+        boxes = [(x1 * w, y1 * h, x2 * w, y2 * h) for x1, y1, x2, y2 in (b.xyxy() for b in labels)]
+        _labelled_crops(rgb, boxes, [b.cls for b in labels], rng, copies, jitter, xs, ys)
+    return _crop_set(xs, ys)
 
 
 def collect_synthetic_crops(scenes: int, seed: int = 0, varied: bool = True, jitter: float = 0.06) -> CropSet:
@@ -94,13 +106,9 @@ def collect_synthetic_crops(scenes: int, seed: int = 0, varied: bool = True, jit
     ys: list[int] = []
     for _ in range(scenes):
         scene = random_scene(rng, tileset=random_glyph_tileset(rng) if varied else None)
-        for t in scene.tiles:
-            j = rng.uniform(-jitter, jitter, 4) if jitter else None
-            xs.append(crop_tile(scene.image, t.box, TRAIN_CROP_MARGIN, jitter=j))
-            ys.append(CLASSIFIER_NAMES.index(t.tile))
-    if not xs:
-        return CropSet(np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64))
-    return CropSet(np.stack(xs), np.asarray(ys, np.int64))
+        _labelled_crops(scene.image, [t.box for t in scene.tiles], [CLASSIFIER_NAMES.index(t.tile) for t in scene.tiles],
+                        rng, 1, jitter, xs, ys)  # fmt: skip
+    return _crop_set(xs, ys)
 
 
 def concat(*sets: CropSet) -> CropSet:
@@ -152,9 +160,7 @@ def collect_negative_crops(split_dir: str | Path, boxes_fn, shifted_per_image: i
             moved = b + (np.array([d * bw, 0, d * bw, 0]) if rng.random() < 0.7 else np.array([0, d * bh, 0, d * bh]))
             if iou_matrix(moved[None], gt).max() < NEGATIVE_MAX_IOU:
                 xs.append(crop_tile(rgb, tuple(moved), TRAIN_CROP_MARGIN))
-    if not xs:
-        return CropSet(np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64))
-    return CropSet(np.stack(xs), np.full(len(xs), none, np.int64))
+    return _crop_set(xs, [none] * len(xs))
 
 
 def crop_sets(data_dir: str | Path, detector_onnx: str | Path | None = None,

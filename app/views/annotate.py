@@ -128,7 +128,7 @@ def save_current(store: DatasetStore) -> None:
         logic.save_edited(store, stem, ss.get("ann_boxes", []), ss.get("ann_origin"))
         store.set_reviewed(stem, bool(ss.get("ann_reviewed", False)))
     except JingsuanError as exc:
-        ss["ann_flash"] = ("error", tr("ann_error", msg=err_text(exc)), stem)
+        ss["ann_flash"] = ("error", tr("ann_error", msg=err_text(exc)), stem)  # shown once
         return
     n = len(ss.get("ann_boxes", []))
     load_stem(store, stem)
@@ -371,10 +371,10 @@ def save_part(store: DatasetStore) -> None:
               shortcut=SHORTCUTS["ann_toggle_reviewed"])
     # "saved" stays while that photo has nothing unsaved (a rerun of the canvas must not wipe it before
     # the labeller sees it); an error shows once
-    flash = ss.get("ann_flash")
-    if flash and (flash[0] == "error" or unsaved or flash[2] != ss.get("ann_loaded")):
-        ss.pop("ann_flash")
-    if flash and (flash[0] == "error" or (not unsaved and flash[2] == ss.get("ann_loaded"))):
+    flash = ss.pop("ann_flash", None)
+    if flash and flash[0] == "success" and not unsaved and flash[2] == ss.get("ann_loaded"):
+        ss["ann_flash"] = flash
+    if flash and (flash[0] == "error" or "ann_flash" in ss):
         (st.success if flash[0] == "success" else st.error)(flash[1])
 
 

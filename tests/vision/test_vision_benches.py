@@ -50,7 +50,7 @@ def test_classifier_variants_bench_scores_each_classifier_from_cached_boxes(tmp_
     assert len(rows) == 2 and "conf 0.25" in rows[0] and "conf 0.50" in rows[1] and cache.is_file()
     from vision import classifier as C
 
-    before = C.crop_tile.__defaults__, C.SECOND_LOOK_BELOW
+    before = C.CROP_MARGIN, C.SECOND_LOOK_BELOW
     assert _load("classifier_variants").main([*args, "--no-second-look", "--margin", "0.08"]) == 0  # cache read back
     assert "margin 0.08, second look below 0.0" in capsys.readouterr().out
-    assert (C.crop_tile.__defaults__, C.SECOND_LOOK_BELOW) == before  # the app's reading is left as it was
+    assert before == (C.CROP_MARGIN, C.SECOND_LOOK_BELOW)  # the app's reading is left as it was

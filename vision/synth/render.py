@@ -374,7 +374,7 @@ def random_glyph_tileset(rng: np.random.Generator, styles: int = 100_000) -> str
 
 
 def _glyph_tile(code: str, st: GlyphStyle = GLYPH_DEFAULT) -> np.ndarray:
-    """A tile drawn procedurally in style `st`: body, Noto CJK characters, ringed dots or bamboo sticks."""
+    """A tile drawn procedurally in style `st`: body, CJK characters, dots or bamboo sticks."""
     from PIL import Image, ImageDraw
 
     back = code == "back"
@@ -438,7 +438,7 @@ def _draw_index_mark(draw: ImageDraw.ImageDraw, code: str, face: Box, st: GlyphS
 
 
 @lru_cache(maxsize=256)
-def _noto_font(size: int, font: tuple[str, int] | None = None) -> ImageFont.FreeTypeFont:
+def _cjk_font(size: int, font: tuple[str, int] | None = None) -> ImageFont.FreeTypeFont:
     """A CJK font at `size` pixels: `font` = (file, face), or None for the ``glyph`` set's Noto CJK."""
     from PIL import ImageFont
 
@@ -447,11 +447,11 @@ def _noto_font(size: int, font: tuple[str, int] | None = None) -> ImageFont.Free
 
 
 def _draw_char(draw: ImageDraw.ImageDraw, ch: str, box: Box, colour: RGB, st: GlyphStyle = GLYPH_DEFAULT) -> None:
-    """One Noto CJK character, scaled to fit `box` and centred on its ink."""
+    """One CJK character in the style's font, scaled to fit `box` and centred on its ink."""
     ref = 100
-    left, top, right, bottom = _noto_font(ref, st.font).getbbox(ch)
+    left, top, right, bottom = _cjk_font(ref, st.font).getbbox(ch)
     fit = min((box[2] - box[0]) / max(1, right - left), (box[3] - box[1]) / max(1, bottom - top))
-    font = _noto_font(max(1, int(ref * fit)), st.font)
+    font = _cjk_font(max(1, int(ref * fit)), st.font)
     left, top, right, bottom = font.getbbox(ch)
     xy = ((box[0] + box[2] - left - right) / 2, (box[1] + box[3] - top - bottom) / 2)
     draw.text(xy, ch, font=font, fill=colour)
