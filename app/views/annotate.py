@@ -63,6 +63,22 @@ def load_stem(store: DatasetStore, stem: str) -> None:
     bump_canvas()
 
 
+def sticky_notice(key: str, about: object, new: list[tuple[str, str]] | None = None) -> None:
+    """Show the notices kept under `key` for as long as what they are `about` is unchanged, instead of
+    for one run: the canvas component reruns the page on its own (when a photo loads, after a save),
+    and a one-run message was gone before the labeller could read it.  `new` ((kind, text) pairs,
+    kind = success/info/warning/error) replaces them."""
+    ss = st.session_state
+    if new is not None:
+        ss[key] = (about, new)
+    kept = ss.get(key)
+    if kept is None or kept[0] != about:
+        ss.pop(key, None)
+        return
+    for kind, text in kept[1]:
+        getattr(st, kind)(text)
+
+
 def bump_canvas() -> None:
     """Redraw the canvas from the boxes (after a table edit or a load)."""
     st.session_state["ann_version"] = int(st.session_state.get("ann_version", 0)) + 1
@@ -128,11 +144,11 @@ def save_current(store: DatasetStore) -> None:
         logic.save_edited(store, stem, ss.get("ann_boxes", []), ss.get("ann_origin"))
         store.set_reviewed(stem, bool(ss.get("ann_reviewed", False)))
     except JingsuanError as exc:
-        ss["ann_flash"] = ("error", tr("ann_error", msg=err_text(exc)), stem)  # shown once
+        ss["ann_flash"] = ((stem, True), [("error", tr("ann_error", msg=err_text(exc)))])  # the edits stay unsaved
         return
     n = len(ss.get("ann_boxes", []))
     load_stem(store, stem)
-    ss["ann_flash"] = ("success", tr("ann_saved", n=n), stem)
+    ss["ann_flash"] = ((stem, False), [("success", tr("ann_saved", n=n))])
 
 
 def on_reviewed(store: DatasetStore) -> None:
@@ -209,9 +225,11 @@ def upload_part(store: DatasetStore) -> None:
     seen: set[str] = ss.setdefault("ann_seen", set())
     added: list[str] = []
     notes: list[str] = []
+    keys = []
     for f in files or []:
         data = f.getvalue()
         key = f"{store.root}:{f.name}:{len(data)}"
+        keys.append(key)
         if key in seen:
             continue
         seen.add(key)
@@ -230,9 +248,10 @@ def upload_part(store: DatasetStore) -> None:
     if added:
         ss["ann_stem"] = added[0]
         ss.pop("ann_loaded", None)
-        st.success(tr("ann_added", n=len(added)))
-    for note in dict.fromkeys(notes):
-        st.info(note)
+    report = [("success", tr("ann_added", n=len(added)))] if added else []
+    report += [("info", note) for note in dict.fromkeys(notes)]
+    # the report of an upload stays while the uploader holds those files
+    sticky_notice("ann_upload_report", tuple(keys), report or None)
 
 
 def pick_part(store: DatasetStore) -> str | None:
@@ -369,13 +388,8 @@ def save_part(store: DatasetStore) -> None:
     c2.checkbox(tr("ann_reviewed"), key="ann_reviewed", on_change=on_reviewed, args=(store,))
     c3.button(tr("ann_toggle_reviewed"), key="ann_toggle_reviewed", on_click=toggle_reviewed, args=(store,),
               shortcut=SHORTCUTS["ann_toggle_reviewed"])
-    # "saved" stays while that photo has nothing unsaved (a rerun of the canvas must not wipe it before
-    # the labeller sees it); an error shows once
-    flash = ss.pop("ann_flash", None)
-    if flash and flash[0] == "success" and not unsaved and flash[2] == ss.get("ann_loaded"):
-        ss["ann_flash"] = flash
-    if flash and (flash[0] == "error" or "ann_flash" in ss):
-        (st.success if flash[0] == "success" else st.error)(flash[1])
+    # "saved" stays while that photo has nothing unsaved; a failed save's error while its edits are unsaved
+    sticky_notice("ann_flash", (ss.get("ann_loaded"), unsaved))
 
 
 def render() -> None:
