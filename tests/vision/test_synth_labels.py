@@ -164,7 +164,8 @@ def test_smooth_cells_map_to_the_right_tiles():
 def test_dots_and_sticks_come_in_their_counts(tileset):
     assert [_face_components(render_tile(f"{n}p", tileset)) for n in range(1, 10)] == list(range(1, 10))
     sticks = [2, 3, 4, 5, 6, 7, 9]  # 8條's sticks touch in its M/W pattern
-    assert [_face_components(render_tile(f"{n}s", tileset)) for n in sticks] == sticks
+    joints = 2 if tileset.startswith("glyph-") and synth_render.glyph_style(int(tileset[6:])).stick_style == "segmented" else 1
+    assert [_face_components(render_tile(f"{n}s", tileset)) for n in sticks] == [joints * n for n in sticks]
 
 
 def test_missing_smooth_png_is_a_clear_error(tmp_path, monkeypatch):
@@ -331,6 +332,46 @@ def test_dot_stick_and_bird_options_draw_what_they_name():
     assert _colour_share(bird, (230, 170, 30), tol=20) > 0.003 and _colour_share(stick, (230, 170, 30), tol=20) == 0
     assert np.array_equal(draw("2s", replace(st, bird=False)), draw("2s", st))  # only 1條 changes
     assert not np.array_equal(draw("5s", replace(st, stick_length=0.85)), draw("5s", st))
+
+
+@needs_noto
+def test_petal_dots_segmented_and_hollow_sticks_a_left_facing_bird_and_spread_draw_what_they_name():
+    from dataclasses import replace
+
+    st, draw = synth_render.GLYPH_DEFAULT, synth_render._glyph_tile
+    rings, petals = draw("1p", st), draw("1p", replace(st, dot_style="petals"))
+    assert petals[..., 3].sum() == rings[..., 3].sum() and not np.array_equal(petals, rings)
+    ring_x = slice(petals.shape[1] // 2 - 2, petals.shape[1] // 2 + 3)
+    around = petals[20:110, ring_x, :3].astype(int)  # a vertical line through the flower
+    face = np.all(np.abs(around - np.array(st.face)) <= 12, axis=2).any(axis=1)
+    assert np.count_nonzero(np.diff(face.astype(int)) == 1) >= 3  # face-coloured petals and eye break the ink
+
+    rod, seg, hollow = (draw("2s", replace(st, stick_style=s)) for s in ("rod", "segmented", "hollow"))
+    assert not np.array_equal(rod, seg) and not np.array_equal(rod, hollow) and not np.array_equal(seg, hollow)
+    column = slice(rod.shape[1] // 2 - 1, rod.shape[1] // 2 + 2)  # down the middle of the 2條 sticks
+    ink = np.array(st.green)
+    inked = [np.all(np.abs(t[10:110, column, :3].astype(int) - ink) <= 40, axis=2).any(axis=1) for t in (rod, seg)]
+    assert np.count_nonzero(np.diff(inked[1].astype(int)) == 1) > np.count_nonzero(np.diff(inked[0].astype(int)) == 1)
+    assert _colour_share(hollow, st.green) < _colour_share(rod, st.green)  # an outline inks less than a bar
+    assert np.array_equal(draw("3m", replace(st, stick_style="hollow")), draw("3m", st))  # only the 條 suit changes
+
+    right, left = draw("1s", st), draw("1s", replace(st, bird_facing=-1))
+    red = np.array(st.red)
+
+    def head_x(t: np.ndarray) -> float:
+        ys, xs = np.nonzero(np.all(np.abs(t[:60, :, :3].astype(int) - red) <= 30, axis=2))
+        return float(xs.mean())
+
+    assert head_x(right) > right.shape[1] / 2 > head_x(left)  # the red head is on the side the bird looks to
+
+    def dot_extent(t: np.ndarray) -> int:
+        ys, xs = np.nonzero(np.abs(t[..., :3].astype(int) - np.array(st.face)).max(axis=2)[12:-20, 12:-12] > 60)
+        return int(ys.max() - ys.min())
+
+    assert dot_extent(draw("9p", replace(st, spread=0.88))) < dot_extent(draw("9p", st))  # a tighter pattern
+    styles = [synth_render.glyph_style(seed) for seed in range(200)]
+    assert {s.stick_style for s in styles} == {"rod", "segmented", "hollow"} and {s.bird_facing for s in styles} == {1, -1}
+    assert "petals" in {s.dot_style for s in styles} and len({round(s.spread, 2) for s in styles}) > 10
 
 
 @needs_noto

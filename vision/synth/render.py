@@ -299,8 +299,12 @@ class GlyphStyle:
     stick_width: float = 0.085
     stick_length: float = 1.0  # × the pattern's stick length
     dot_style: str = "rings"  # "rings" (ink, face, ink, face, ink) | "disc" (solid, a face-coloured eye) | "double"
+    # | "petals" (an ink disc ringed by face-coloured petals around a centre of the second ink)
     dot_scale: float = 1.0  # × the pattern's dot radius
     bird: bool = True  # 1條 a bird; else one tall stick, as on some sets
+    stick_style: str = "rod"  # "rod" (a bar with nodes) | "segmented" (bulging joints) | "hollow" (an ink outline)
+    bird_facing: int = 1  # 1: the bird looks right; -1: left
+    spread: float = 1.0  # × the distance of each dot and stick from the face's centre (tighter or looser patterns)
 
     def ink(self, colour: RGB) -> RGB:
         """This style's ink for one of the base inks of the patterns."""
@@ -312,7 +316,8 @@ GLYPH_DEFAULT = GlyphStyle()
 _INKS_BLUE: tuple[RGB, ...] = ((30, 50, 140), (20, 60, 170), (15, 35, 90), (40, 90, 160), (20, 20, 20))
 _INKS_GREEN: tuple[RGB, ...] = ((20, 125, 55), (10, 100, 40), (40, 150, 70), (0, 110, 100), (70, 120, 30))
 _INKS_RED: tuple[RGB, ...] = ((200, 35, 35), (170, 20, 30), (220, 60, 40), (150, 30, 60))
-_FACES: tuple[RGB, ...] = ((246, 241, 222), (250, 250, 245), (238, 232, 205), (240, 244, 236), (236, 226, 214))
+_FACES: tuple[RGB, ...] = ((246, 241, 222), (250, 250, 245), (238, 232, 205), (240, 244, 236), (236, 226, 214),
+                           (232, 218, 190), (228, 236, 240))  # fmt: skip
 _BACKS: tuple[RGB, ...] = ((46, 128, 80), (40, 80, 160), (220, 170, 40), (230, 120, 40), (210, 110, 140),
                            (120, 120, 120), (150, 40, 40), (60, 150, 150), (90, 60, 140))  # fmt: skip
 #: Name of the varied drawn tilesets: ``glyph-<seed>`` is the style `glyph_style(seed)`.
@@ -363,8 +368,10 @@ def glyph_style(seed: int) -> GlyphStyle:
         white_dragon=str(rng.choice(["frame", "blank", "border"])),
         index_marks=bool(rng.random() < 0.3),
         stick_width=float(rng.uniform(0.06, 0.12)), stick_length=float(rng.uniform(0.85, 1.05)),
-        dot_style=str(rng.choice(["rings", "rings", "disc", "double"])), dot_scale=float(rng.uniform(0.85, 1.1)),
+        dot_style=str(rng.choice(["rings", "rings", "disc", "double", "petals"])), dot_scale=float(rng.uniform(0.85, 1.1)),
         bird=bool(rng.random() < 0.8),
+        stick_style=str(rng.choice(["rod", "rod", "segmented", "hollow"])), bird_facing=1 if rng.random() < 0.6 else -1,
+        spread=float(rng.uniform(0.88, 1.04)),
     )  # fmt: skip
 
 
@@ -474,12 +481,34 @@ def _draw_ring_dot(
 ) -> None:
     """One 筒 circle: concentric rings in `colours` (outside in) on the face."""
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=st.outline)
+    if st.dot_style == "petals":
+        _draw_petal_dot(draw, cx, cy, r, colours[0], colours[1 % len(colours)], st)
+        return
     radii = {"rings": [0.93, 0.75, 0.55, 0.38, 0.2], "disc": [0.93, 0.25], "double": [0.93, 0.72, 0.55, 0.2]}[st.dot_style]
     inner = colours[1 % len(colours)]
     fills = {"rings": [colours[0], st.face, inner, st.face, colours[2 % len(colours)]],
              "disc": [colours[0], st.face], "double": [colours[0], st.face, inner, st.face]}[st.dot_style]  # fmt: skip
     for k, fill in zip(radii, fills):
         draw.ellipse((cx - k * r, cy - k * r, cx + k * r, cy + k * r), fill=fill)
+
+
+def _draw_petal_dot(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: RGB, centre: RGB,
+                    st: GlyphStyle) -> None:  # fmt: skip
+    """One 筒 circle drawn as a flower: an ink disc ringed by eight face-coloured petals, an inked centre."""
+    import math
+
+    draw.ellipse((cx - 0.93 * r, cy - 0.93 * r, cx + 0.93 * r, cy + 0.93 * r), fill=ink)
+    for k in range(8):
+        a = k * math.pi / 4
+        px, py, pr = cx + 0.6 * r * math.cos(a), cy + 0.6 * r * math.sin(a), 0.17 * r
+        draw.ellipse((px - pr, py - pr, px + pr, py + pr), fill=st.face)
+    draw.ellipse((cx - 0.3 * r, cy - 0.3 * r, cx + 0.3 * r, cy + 0.3 * r), fill=st.face)
+    draw.ellipse((cx - 0.18 * r, cy - 0.18 * r, cx + 0.18 * r, cy + 0.18 * r), fill=centre)
+
+
+def _spread(u: float, st: GlyphStyle) -> float:
+    """A pattern coordinate (0..1 across the face) moved towards or away from the centre by the style's spread."""
+    return 0.5 + (u - 0.5) * st.spread
 
 
 def _draw_dots(draw: ImageDraw.ImageDraw, rank: int, face: Box, st: GlyphStyle = GLYPH_DEFAULT) -> None:
@@ -491,20 +520,28 @@ def _draw_dots(draw: ImageDraw.ImageDraw, rank: int, face: Box, st: GlyphStyle =
         return
     centres, rr, colours = _DOTS[rank]
     for (u, v), colour in zip(centres, colours):
-        _draw_ring_dot(draw, x0 + u * fw, y0 + v * fh, rr * fw * st.dot_scale, [st.ink(colour)], st)
+        _draw_ring_dot(draw, x0 + _spread(u, st) * fw, y0 + _spread(v, st) * fh, rr * fw * st.dot_scale, [st.ink(colour)], st)
 
 
 def _draw_stick(
     draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, colour: RGB, angle: float,
     st: GlyphStyle = GLYPH_DEFAULT,
 ) -> None:  # fmt: skip
-    """One 條 stick: a rounded bar with nodes at its ends and middle, tilted by `angle` degrees."""
+    """One 條 stick tilted by `angle` degrees: a rounded bar with nodes at its ends and middle (``rod``),
+    two bulging joints (``segmented``) or an ink outline round a face-coloured core (``hollow``)."""
     import math
 
     w = st.stick_width * _GLYPH_W * _SS
     dx, dy = math.sin(math.radians(angle)) * length / 2, math.cos(math.radians(angle)) * length / 2
     p0, p1 = (cx - dx, cy - dy), (cx + dx, cy + dy)
+    if st.stick_style == "segmented":
+        _draw_segmented_stick(draw, p0, p1, w, colour, st)
+        return
     draw.line((p0, p1), fill=st.outline, width=int(w + 2 * _SS))
+    if st.stick_style == "hollow":
+        draw.line((p0, p1), fill=colour, width=int(w))
+        draw.line((p0, p1), fill=st.face, width=max(1, int(w * 0.45)))
+        return
     draw.line((p0, p1), fill=colour, width=int(w))
     draw.line((p0, p1), fill=st.face, width=max(1, int(w / 5)))
     nx, ny = math.cos(math.radians(angle)) * w * 0.75, -math.sin(math.radians(angle)) * w * 0.75
@@ -513,29 +550,56 @@ def _draw_stick(
         draw.line(((px - nx, py - ny), (px + nx, py + ny)), fill=colour, width=int(w * 0.45))
 
 
+def _draw_segmented_stick(draw: ImageDraw.ImageDraw, p0: tuple[float, float], p1: tuple[float, float], w: float,
+                          colour: RGB, st: GlyphStyle) -> None:  # fmt: skip
+    """A stick of two joints, each a rounded barrel, outlined, with a highlight down its middle."""
+    import math
+
+    (ax, ay), (bx, by) = p0, p1
+    length = math.hypot(bx - ax, by - ay)
+    ux, uy = (bx - ax) / max(length, 1e-6), (by - ay) / max(length, 1e-6)
+    nx, ny = -uy, ux
+    for k in range(2):
+        mx, my = ax + (bx - ax) * (k + 0.5) / 2, ay + (by - ay) * (k + 0.5) / 2
+        for half_l, half_w, fill in ((length / 4.8 + _SS, w * 0.75 + _SS, st.outline), (length / 4.8, w * 0.75, colour),
+                                     (length / 7, w * 0.15, st.face)):  # fmt: skip
+            pts = []
+            for i in range(24):
+                t = 2 * math.pi * i / 24
+                c, d = math.cos(t), math.sin(t)  # a squircle: a barrel with rounded ends
+                a, b = math.copysign(abs(c) ** 0.5, c) * half_l, math.copysign(abs(d) ** 0.5, d) * half_w
+                pts.append((mx + ux * a + nx * b, my + uy * a + ny * b))
+            draw.polygon(pts, fill=fill)
+
+
 def _draw_sticks(draw: ImageDraw.ImageDraw, rank: int, face: Box, st: GlyphStyle = GLYPH_DEFAULT) -> None:
     """n條 (n ≥ 2) in the standard pattern."""
     x0, y0, x1, y1 = face
     fw, fh = x1 - x0, y1 - y0
     sticks, lf, colours = _STICKS[rank]
     for (u, v, angle), colour in zip(sticks, colours):
-        _draw_stick(draw, x0 + u * fw, y0 + v * fh, lf * fh * st.stick_length, st.ink(colour), angle, st)
+        _draw_stick(draw, x0 + _spread(u, st) * fw, y0 + _spread(v, st) * fh, lf * fh * st.stick_length, st.ink(colour), angle, st)
 
 
 def _draw_bird(draw: ImageDraw.ImageDraw, face: Box, st: GlyphStyle = GLYPH_DEFAULT) -> None:
-    """1條: a simple bird (green body and tail, red head, yellow beak) standing on a short stick."""
+    """1條: a simple bird (green body and tail, red head, yellow beak) standing on a short stick, looking
+    right or (`bird_facing` -1) left."""
     x0, y0, x1, y1 = face
     fw, fh = x1 - x0, y1 - y0
 
     def p(u: float, v: float) -> tuple[float, float]:
-        return (x0 + u * fw, y0 + v * fh)
+        return (x0 + (u if st.bird_facing > 0 else 1 - u) * fw, y0 + v * fh)
+
+    def oval(u0: float, v0: float, u1: float, v1: float) -> tuple[float, float, float, float]:
+        (ax, ay), (bx, by) = p(u0, v0), p(u1, v1)
+        return (min(ax, bx), ay, max(ax, bx), by)
 
     draw.polygon([p(0.45, 0.55), p(0.05, 0.9), p(0.2, 0.95), p(0.3, 0.98), p(0.5, 0.7)], fill=st.blue)  # tail
-    draw.ellipse((*p(0.2, 0.35), *p(0.8, 0.72)), fill=st.green, outline=st.outline, width=_SS)  # body
+    draw.ellipse(oval(0.2, 0.35, 0.8, 0.72), fill=st.green, outline=st.outline, width=_SS)  # body
     draw.polygon([p(0.35, 0.45), p(0.6, 0.5), p(0.4, 0.65)], fill=(120, 190, 90))  # wing
-    draw.ellipse((*p(0.55, 0.12), *p(0.85, 0.34)), fill=st.red, outline=st.outline, width=_SS)  # head
+    draw.ellipse(oval(0.55, 0.12, 0.85, 0.34), fill=st.red, outline=st.outline, width=_SS)  # head
     draw.polygon([p(0.84, 0.2), p(0.98, 0.25), p(0.84, 0.29)], fill=(230, 170, 30))  # beak
-    draw.ellipse((*p(0.7, 0.19), *p(0.76, 0.24)), fill=_BLACK)  # eye
+    draw.ellipse(oval(0.7, 0.19, 0.76, 0.24), fill=_BLACK)  # eye
     draw.line((p(0.45, 0.72), p(0.42, 0.85)), fill=st.red, width=2 * _SS)  # legs
     draw.line((p(0.58, 0.72), p(0.6, 0.85)), fill=st.red, width=2 * _SS)
     draw.line((p(0.3, 0.86), p(0.75, 0.86)), fill=st.green, width=3 * _SS)  # perch
