@@ -54,3 +54,27 @@ def test_classifier_variants_bench_scores_each_classifier_from_cached_boxes(tmp_
     assert _load("classifier_variants").main([*args, "--no-second-look", "--margin", "0.08"]) == 0  # cache read back
     assert "margin 0.08, second look below 0.0" in capsys.readouterr().out
     assert before == (C.CROP_MARGIN, C.SECOND_LOOK_BELOW)  # the app's reading is left as it was
+
+
+@needs_kde
+def test_photo_robustness_bench_scores_each_changed_copy_against_the_unchanged_photos(tmp_path, capsys) -> None:
+    pytest.importorskip("ultralytics")
+    from PIL import Image
+
+    from vision.synth import random_scene, write_yolo_sample
+
+    rng = np.random.default_rng(4)
+    for i in range(2):
+        write_yolo_sample(random_scene(rng, tileset="default", perspective=0.0), tmp_path / "split", f"s{i}")
+    bench = _load("photo_robustness")
+    assert bench.main([str(tmp_path / "split"), "--only", "none,third,blur"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert [r.split()[0] for r in rows] == ["none", "third", "blur"]
+    assert "(+0.000)" in rows[0] and "2 photos" in rows[0]
+    changed = bench.changed_split(tmp_path / "split", tmp_path / "third", bench.CHANGES["third"][1], limit=1)
+    src = sorted((tmp_path / "split" / "images").iterdir())[0]
+    (out,) = (changed / "images").iterdir()
+    assert Image.open(out).width == round(Image.open(src).width / 3)  # smaller photo, the same labels
+    assert (changed / "labels" / f"{src.stem}.txt").read_text() == (tmp_path / "split" / "labels" / f"{src.stem}.txt").read_text()
+    assert bench.main([str(tmp_path / "split"), "--only", "fog"]) == 2  # an unknown change is refused
+    assert "unknown change" in capsys.readouterr().err
