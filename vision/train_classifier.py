@@ -41,6 +41,13 @@ NEGATIVE_MAX_IOU = 0.3
 UNLABELLED_TILE_P = 0.5
 #: Share of training crops whose colour channels are shuffled (a set printed in other inks, a colour cast).
 CHANNEL_SWAP_P = 0.15
+#: Share of training crops smeared by a straight motion blur (a hand-held phone in dim light), and its
+#: length in crop pixels. `bench/photo_robustness.py`: a 9 px blur on the 640 px photos cost v8 0.19 per-tile.
+MOTION_BLUR_P = 0.15
+MOTION_BLUR_PX = (3, 11)
+#: Share of training crops shrunk and grown back (a farther or lower-resolution camera), and the scale.
+LOW_RES_P = 0.15
+LOW_RES_SCALE = (0.3, 0.7)
 
 
 @dataclass
@@ -211,11 +218,30 @@ def build_model(num_classes: int = len(CLASSIFIER_NAMES)):  # -> torch.nn.Module
                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(160, num_classes))
 
 
+def motion_blur(crop: np.ndarray, length: int, angle: float) -> np.ndarray:
+    """`crop` smeared along a straight line of `length` pixels at `angle` degrees."""
+    import cv2
+
+    k = np.zeros((length, length), np.float32)
+    k[length // 2, :] = 1.0
+    k = cv2.warpAffine(k, cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), angle, 1.0), (length, length))
+    return cv2.filter2D(crop, -1, k / max(float(k.sum()), 1e-6), borderType=cv2.BORDER_REPLICATE)
+
+
+def low_resolution(crop: np.ndarray, scale: float) -> np.ndarray:
+    """`crop` shrunk to `scale` of its size and grown back: the detail a farther camera loses."""
+    import cv2
+
+    h, w = crop.shape[:2]
+    small = cv2.resize(crop, (max(2, round(w * scale)), max(2, round(h * scale))), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
 def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | None = None) -> np.ndarray:
-    """Light, colour, shuffled colour channels (`CHANNEL_SWAP_P`), 180° turns, rotations up to 12° and
-    blur on a batch of uint8 crops; grey copies
-    of any crop but a face-down tile (`labels`): a grey back looks like the blank 白 of many sets
-    (the classifier trained with grey backs called 11 % of the 白 on `valid` `back`)."""
+    """Light, colour, shuffled colour channels (`CHANNEL_SWAP_P`), 180° turns, rotations up to 12°,
+    blur, motion blur (`MOTION_BLUR_P`) and low resolution (`LOW_RES_P`) on a batch of uint8 crops;
+    grey copies of any crop but a face-down tile (`labels`): a grey back looks like the blank 白 of
+    many sets (the classifier trained with grey backs called 11 % of the 白 on `valid` `back`)."""
     import cv2
 
     n = batch.shape[0]
@@ -233,6 +259,10 @@ def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | No
     out[turn] = out[turn, ::-1, ::-1]
     for i in np.nonzero(rng.random(n) < 0.25)[0]:
         out[i] = cv2.GaussianBlur(out[i], (3, 3), 0)
+    for i in np.nonzero(rng.random(n) < MOTION_BLUR_P)[0]:
+        out[i] = motion_blur(out[i], int(rng.integers(MOTION_BLUR_PX[0], MOTION_BLUR_PX[1] + 1)), float(rng.uniform(0, 180)))
+    for i in np.nonzero(rng.random(n) < LOW_RES_P)[0]:
+        out[i] = low_resolution(out[i], float(rng.uniform(*LOW_RES_SCALE)))
     gray = rng.random(n) < 0.1
     if labels is not None:
         gray &= labels != CLASSIFIER_NAMES.index("back")

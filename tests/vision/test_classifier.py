@@ -389,3 +389,46 @@ def test_train_classifier_only_trains_from_labelled_photos_and_varied_scenes(tmp
     train_crops = int(printed.split("classifier crops: train ")[1].split(",")[0])
     assert train_crops > photo_tiles + 15  # the photos' tiles, the two varied scenes' tiles and mined `none` boxes
     assert TileClassifier(out).names == CLASSIFIER_NAMES and out.with_suffix(".pt").is_file()
+
+
+def test_motion_blur_smears_along_its_line_only() -> None:
+    from vision.train_classifier import motion_blur
+
+    crop = np.zeros((CROP_H, CROP_W, 3), np.uint8)
+    crop[:, CROP_W // 2] = 240  # one bright vertical line
+    across = motion_blur(crop, 7, 0.0)[:, :, 0].astype(int)  # blurred sideways: the line widens to 7 px
+    assert (across[CROP_H // 2] > 0).sum() == 7 and across[CROP_H // 2].max() < 60
+    along = motion_blur(crop, 7, 90.0)[:, :, 0].astype(int)  # blurred along the line: it stays one pixel wide
+    assert (along[CROP_H // 2] > 200).sum() == 1 and (along[CROP_H // 2] > 0).sum() <= 2
+
+
+def test_low_resolution_loses_fine_detail_but_keeps_the_picture() -> None:
+    from vision.train_classifier import low_resolution
+
+    fine = np.indices((CROP_H, CROP_W)).sum(axis=0) % 2 * 255  # a 1-pixel checkerboard
+    crop = np.repeat(fine[..., None], 3, axis=2).astype(np.uint8)
+    crop[:, : CROP_W // 2] = 0  # and a coarse dark half
+    out = low_resolution(crop, 0.4).astype(int)
+    assert out.shape == crop.shape
+    assert np.ptp(out[8:-8, CROP_W * 3 // 4]) < 80  # the checkerboard is now a grey
+    assert out[:, : CROP_W // 2 - 3].mean() < 10 and out[:, CROP_W // 2 + 3 :].mean() > 90  # the halves stay
+
+
+def test_augment_blurs_or_shrinks_only_the_share_it_is_told(monkeypatch) -> None:
+    from vision import train_classifier as T
+
+    fine = np.indices((CROP_H, CROP_W)).sum(axis=0) % 2 * 200 + 20
+    batch = np.repeat(np.repeat(fine[None, ..., None], 3, axis=3), 300, axis=0).astype(np.uint8)
+    monkeypatch.setattr(T, "CHANNEL_SWAP_P", 0.0)
+
+    def sharp_share(blur_p: float, low_p: float) -> float:
+        monkeypatch.setattr(T, "MOTION_BLUR_P", blur_p)
+        monkeypatch.setattr(T, "LOW_RES_P", low_p)
+        out = T.augment(batch, np.random.default_rng(0)).astype(float)
+        detail = np.abs(np.diff(out.mean(axis=3), axis=2)).mean(axis=(1, 2)) / out.mean(axis=(1, 2, 3))
+        return float((detail > 0.5).mean())
+
+    base = sharp_share(0.0, 0.0)
+    assert base > 0.6  # without them, most crops keep the checkerboard (a quarter get a light blur)
+    assert base - sharp_share(0.5, 0.0) > 0.25
+    assert base - sharp_share(0.0, 0.5) > 0.25
