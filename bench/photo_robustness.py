@@ -66,11 +66,9 @@ def _jpeg(quality: int) -> Change:
 
 def _motion_blur(length: int) -> Change:
     def change(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        import cv2
+        from vision.synth.camera import motion_blur
 
-        k = np.zeros((length, length), np.float32)
-        k[length // 2, :] = 1.0 / length
-        return cv2.filter2D(img, -1, k)
+        return motion_blur(img, length, 0.0)
 
     return change
 

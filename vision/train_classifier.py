@@ -34,6 +34,7 @@ from vision.classifier import (
 )
 from vision.data import read_yolo_labels
 from vision.evaluate import ground_truth, image_files, iou_matrix
+from vision.synth.camera import low_resolution, motion_blur
 
 #: A detector box overlapping every labelled tile less than this is not a tile (`none`).
 NEGATIVE_MAX_IOU = 0.3
@@ -216,25 +217,6 @@ def build_model(num_classes: int = len(CLASSIFIER_NAMES)):  # -> torch.nn.Module
     stem = [nn.Conv2d(3, 24, 3, padding=1, bias=False), nn.BatchNorm2d(24), nn.ReLU(inplace=True), nn.MaxPool2d(2)]
     return nn.Sequential(*stem, *block(24, 48), *block(48, 96), *block(96, 160),
                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(160, num_classes))
-
-
-def motion_blur(crop: np.ndarray, length: int, angle: float) -> np.ndarray:
-    """`crop` smeared along a straight line of `length` pixels at `angle` degrees."""
-    import cv2
-
-    k = np.zeros((length, length), np.float32)
-    k[length // 2, :] = 1.0
-    k = cv2.warpAffine(k, cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), angle, 1.0), (length, length))
-    return cv2.filter2D(crop, -1, k / max(float(k.sum()), 1e-6), borderType=cv2.BORDER_REPLICATE)
-
-
-def low_resolution(crop: np.ndarray, scale: float) -> np.ndarray:
-    """`crop` shrunk to `scale` of its size and grown back: the detail a farther camera loses."""
-    import cv2
-
-    h, w = crop.shape[:2]
-    small = cv2.resize(crop, (max(2, round(w * scale)), max(2, round(h * scale))), interpolation=cv2.INTER_AREA)
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | None = None) -> np.ndarray:

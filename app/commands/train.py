@@ -17,10 +17,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", default="../shared/data/chinese-mahjong-detection-v4", help="YOLO dataset to import")
     parser.add_argument("--data-dir", default="runs/data/cmd-v4", help="where the cleaned dataset is written")
     parser.add_argument("--synthetic", type=int, default=0, help="add this many synthetic scenes to train")
+    parser.add_argument("--camera-copies", type=int, default=0,
+                        help="add this many copies of train photos as a shakier or farther camera would take them "
+                             "(motion blur, lost resolution; vision/synth/camera.py)")
     parser.add_argument("--model", default="yolov8n.yaml", help="model YAML (trained from scratch)")
     parser.add_argument("--imgsz", type=int, default=416)
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--close-mosaic", type=int, default=3, help="last epochs trained without mosaic")
     parser.add_argument("--hours", type=float, help="time budget; ultralytics fits the epochs into it")
     parser.add_argument("--name", default="tiles")
     parser.add_argument("--project", default="runs/detect")
@@ -108,9 +112,14 @@ def run(args: argparse.Namespace) -> int:
             rng = np.random.default_rng(0)
             for i in range(args.synthetic):
                 write_yolo_sample(random_scene(rng), Path(args.data_dir) / "train", f"synth_{i:05d}")
+        if args.camera_copies:
+            from vision.synth.camera import write_camera_copies
+
+            print(f"camera copies: {write_camera_copies(Path(args.data_dir) / 'train', args.camera_copies)}")
         cfg = T.TrainConfig(
             data=str(data_yaml), model=args.model, imgsz=args.imgsz, epochs=args.epochs, batch=args.batch, time=args.hours,
             project=str(Path(args.project).resolve()), name=args.name, single_cls=args.single_class,
+            close_mosaic=args.close_mosaic,
         )
         save_dir = T.train(cfg)
     print(f"run: {save_dir}")

@@ -391,29 +391,6 @@ def test_train_classifier_only_trains_from_labelled_photos_and_varied_scenes(tmp
     assert TileClassifier(out).names == CLASSIFIER_NAMES and out.with_suffix(".pt").is_file()
 
 
-def test_motion_blur_smears_along_its_line_only() -> None:
-    from vision.train_classifier import motion_blur
-
-    crop = np.zeros((CROP_H, CROP_W, 3), np.uint8)
-    crop[:, CROP_W // 2] = 240  # one bright vertical line
-    across = motion_blur(crop, 7, 0.0)[:, :, 0].astype(int)  # blurred sideways: the line widens to 7 px
-    assert (across[CROP_H // 2] > 0).sum() == 7 and across[CROP_H // 2].max() < 60
-    along = motion_blur(crop, 7, 90.0)[:, :, 0].astype(int)  # blurred along the line: it stays one pixel wide
-    assert (along[CROP_H // 2] > 200).sum() == 1 and (along[CROP_H // 2] > 0).sum() <= 2
-
-
-def test_low_resolution_loses_fine_detail_but_keeps_the_picture() -> None:
-    from vision.train_classifier import low_resolution
-
-    fine = np.indices((CROP_H, CROP_W)).sum(axis=0) % 2 * 255  # a 1-pixel checkerboard
-    crop = np.repeat(fine[..., None], 3, axis=2).astype(np.uint8)
-    crop[:, : CROP_W // 2] = 0  # and a coarse dark half
-    out = low_resolution(crop, 0.4).astype(int)
-    assert out.shape == crop.shape
-    assert np.ptp(out[8:-8, CROP_W * 3 // 4]) < 80  # the checkerboard is now a grey
-    assert out[:, : CROP_W // 2 - 3].mean() < 10 and out[:, CROP_W // 2 + 3 :].mean() > 90  # the halves stay
-
-
 def test_augment_blurs_or_shrinks_only_the_share_it_is_told(monkeypatch) -> None:
     from vision import train_classifier as T
 
