@@ -6,7 +6,6 @@ import importlib.util
 import shutil
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from vision.detector import DEFAULT_CLASSIFIER
@@ -26,6 +25,11 @@ def _load(name: str):  # noqa: ANN202 - a bench module
     return mod
 
 
+def _two_scenes(folder: Path, seed: int) -> Path:
+    """Two unwarped scenes of the trained-on KDE `default` art as a YOLO split (the held-out bench's renderer)."""
+    return _load("heldout_tileset").render_split(folder, "default", 2, seed, perspective=0.0)
+
+
 @needs_kde
 def test_heldout_tileset_bench_reads_the_unseen_set_beside_a_trained_one(capsys) -> None:
     pytest.importorskip("ultralytics")  # evaluate's AP code
@@ -38,11 +42,7 @@ def test_heldout_tileset_bench_reads_the_unseen_set_beside_a_trained_one(capsys)
 @needs_kde
 def test_classifier_variants_bench_scores_each_classifier_from_cached_boxes(tmp_path, capsys) -> None:
     pytest.importorskip("ultralytics")
-    from vision.synth import random_scene, write_yolo_sample
-
-    rng = np.random.default_rng(2)
-    for i in range(2):
-        write_yolo_sample(random_scene(rng, tileset="default", perspective=0.0), tmp_path / "split", f"s{i}")
+    _two_scenes(tmp_path / "split", seed=2)
     cache = tmp_path / "boxes.pkl"
     args = [str(tmp_path / "split"), str(DEFAULT_CLASSIFIER), "--cache", str(cache), "--conf", "0.25", "0.5"]
     assert _load("classifier_variants").main(args) == 0
@@ -61,11 +61,7 @@ def test_photo_robustness_bench_scores_each_changed_copy_against_the_unchanged_p
     pytest.importorskip("ultralytics")
     from PIL import Image
 
-    from vision.synth import random_scene, write_yolo_sample
-
-    rng = np.random.default_rng(4)
-    for i in range(2):
-        write_yolo_sample(random_scene(rng, tileset="default", perspective=0.0), tmp_path / "split", f"s{i}")
+    _two_scenes(tmp_path / "split", seed=4)
     bench = _load("photo_robustness")
     assert bench.main([str(tmp_path / "split"), "--only", "none,third,blur"]) == 0
     rows = capsys.readouterr().out.splitlines()
