@@ -91,13 +91,13 @@ def changed_split(src: Path, dst: Path, change: Change | None, limit: int, seed:
     """The first `limit` photos of the YOLO split `src` changed by `change`, with their labels, in `dst`."""
     import cv2
 
-    from vision.evaluate import image_files
+    from vision.evaluate import image_files, label_file
 
     rng = np.random.default_rng(seed)
     (dst / "images").mkdir(parents=True)
     (dst / "labels").mkdir()
     for path in image_files(src)[:limit]:
-        label = path.parent.parent / "labels" / (path.stem + ".txt")
+        label = label_file(path)
         if label.is_file():
             shutil.copy(label, dst / "labels" / label.name)
         if change is None:

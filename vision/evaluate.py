@@ -96,9 +96,14 @@ def hand_exact(pred: Iterable[Detection], gt: Iterable[Detection]) -> bool:
     return Counter(d.tile for d in pred) == Counter(d.tile for d in gt)
 
 
+def label_file(image_path: Path) -> Path:
+    """The YOLO label file of an image in a split: ``../labels/<stem>.txt``."""
+    return image_path.parent.parent / "labels" / (image_path.stem + ".txt")
+
+
 def ground_truth(image_path: Path, width: int, height: int) -> list[Detection]:
-    """Labels next to an image (``../labels/<stem>.txt``) as Detections in pixels."""
-    lbl = image_path.parent.parent / "labels" / (image_path.stem + ".txt")
+    """Labels next to an image (`label_file`) as Detections in pixels."""
+    lbl = label_file(image_path)
     out = []
     for b in read_yolo_labels(lbl):
         if 0 <= b.cls < len(CLASS_NAMES):

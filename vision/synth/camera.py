@@ -59,13 +59,13 @@ def write_camera_copies(split: str | Path, n: int, seed: int = 0) -> int:
     (`camera_00000.jpg` … with the photo's labels); earlier copies are removed first. Returns how many."""
     import cv2
 
-    from vision.evaluate import image_files
+    from vision.evaluate import image_files, label_file
 
     split = Path(split)
     labels = split / "labels"
     for old in [*(split / "images").glob(COPY_PREFIX + "*"), *labels.glob(COPY_PREFIX + "*")]:
         old.unlink()
-    photos = [p for p in image_files(split) if (labels / f"{p.stem}.txt").is_file() and not p.stem.startswith("synth_")]
+    photos = [p for p in image_files(split) if label_file(p).is_file() and not p.stem.startswith("synth_")]
     if not photos or n <= 0:
         return 0
     rng = np.random.default_rng(seed)
@@ -77,6 +77,6 @@ def write_camera_copies(split: str | Path, n: int, seed: int = 0) -> int:
             continue
         stem = f"{COPY_PREFIX}{i:05d}"
         cv2.imwrite(str(split / "images" / f"{stem}.jpg"), camera_change(img, rng), [cv2.IMWRITE_JPEG_QUALITY, 90])
-        shutil.copy(labels / f"{src.stem}.txt", labels / f"{stem}.txt")
+        shutil.copy(label_file(src), labels / f"{stem}.txt")
         written += 1
     return written
