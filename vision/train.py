@@ -29,11 +29,21 @@ class TrainingSetupError(RuntimeError):
 
 
 def find_local_font(candidates: tuple[str, ...] = FONT_CANDIDATES) -> Path | None:
-    """First existing font file among `candidates`."""
+    """First existing font file among `candidates`, else the DejaVu Sans that matplotlib ships."""
     for c in candidates:
         if Path(c).is_file():
             return Path(c)
-    return None
+    return matplotlib_font()
+
+
+def matplotlib_font() -> Path | None:
+    """matplotlib's bundled DejaVuSans.ttf (ultralytics needs matplotlib anyway): a font on machines with none."""
+    try:
+        import matplotlib
+    except ImportError:
+        return None
+    font = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+    return font if font.is_file() else None
 
 
 def place_fonts(config_dir: Path, font: Path | None = None) -> list[Path]:
@@ -91,6 +101,7 @@ class TrainConfig:
     exist_ok: bool = True
     time: float | None = None  # hours; when set, ultralytics fits the epochs (and LR schedule) into it
     single_cls: bool = False  # find tiles only (class `item`); the crop classifier names them
+    device: str = "cpu"  # "cpu", or a CUDA device index such as "0" for a run on a lent GPU machine
 
 
 def train(cfg: TrainConfig) -> Path:
@@ -105,7 +116,8 @@ def train(cfg: TrainConfig) -> Path:
         args.pop("time")
     # ultralytics only seeds the trainer with a loaded checkpoint's weights when `pretrained` is not False
     from_checkpoint = str(cfg.model).endswith(".pt")
-    model.train(device="cpu", pretrained=from_checkpoint, amp=False, val=True, verbose=True, **args)
+    # fp32 also on a GPU: mixed precision would make ultralytics download yolo26n.pt to check it
+    model.train(pretrained=from_checkpoint, amp=False, val=True, verbose=True, **args)
     del threads
     return Path(model.trainer.save_dir)
 

@@ -25,6 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--close-mosaic", type=int, default=3, help="last epochs trained without mosaic")
+    parser.add_argument("--device", default="cpu", help='"cpu", or a CUDA device such as "0" on a GPU machine')
+    parser.add_argument("--workers", type=int, default=2, help="data-loading processes (the core count, less one or two)")
     parser.add_argument("--hours", type=float, help="time budget; ultralytics fits the epochs into it")
     parser.add_argument("--name", default="tiles")
     parser.add_argument("--project", default="runs/detect")
@@ -119,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         cfg = T.TrainConfig(
             data=str(data_yaml), model=args.model, imgsz=args.imgsz, epochs=args.epochs, batch=args.batch, time=args.hours,
             project=str(Path(args.project).resolve()), name=args.name, single_cls=args.single_class,
-            close_mosaic=args.close_mosaic,
+            close_mosaic=args.close_mosaic, device=args.device, workers=args.workers,
         )
         save_dir = T.train(cfg)
     print(f"run: {save_dir}")

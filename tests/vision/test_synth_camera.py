@@ -88,3 +88,17 @@ def test_train_cli_adds_camera_copies_and_passes_close_mosaic(tmp_path, monkeypa
     assert len(list((data / "train" / "images").glob(COPY_PREFIX + "*"))) == 3
     (cfg,) = seen
     assert cfg.close_mosaic == 2 and cfg.single_cls and cfg.data == str(data / "data.yaml")
+    assert cfg.device == "cpu" and cfg.workers == 2  # the defaults: a laptop without a GPU
+
+
+def test_train_cli_sends_a_run_to_a_gpu(tmp_path, monkeypatch) -> None:
+    """`--device 0 --workers 12` reach ultralytics, for the long run on a lent GPU machine."""
+    from app.cli import main
+    from vision import train as T
+
+    data = tmp_path / "d"
+    _split(data / "train", ["IMG_1"])
+    seen: list[T.TrainConfig] = []
+    monkeypatch.setattr(T, "train", lambda cfg: seen.append(cfg) or tmp_path / "run")
+    assert main(["train", "--source", "", "--data-dir", str(data), "--device", "0", "--workers", "12"]) == 0
+    assert (seen[0].device, seen[0].workers) == ("0", 12)
