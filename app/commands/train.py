@@ -28,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--device", default="cpu", help='"cpu", or a CUDA device such as "0" on a GPU machine')
     parser.add_argument("--workers", type=int, default=2, help="data-loading processes (the core count, less one or two)")
     parser.add_argument("--hours", type=float, help="time budget; ultralytics fits the epochs into it")
+    parser.add_argument("--patience", type=int, default=50,
+                        help="stop after this many epochs without a better validation score (0: never)")
     parser.add_argument("--name", default="tiles")
     parser.add_argument("--project", default="runs/detect")
     parser.add_argument("--resume", help="continue from this last.pt")
@@ -122,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
             data=str(data_yaml), model=args.model, imgsz=args.imgsz, epochs=args.epochs, batch=args.batch, time=args.hours,
             project=str(Path(args.project).resolve()), name=args.name, single_cls=args.single_class,
             close_mosaic=args.close_mosaic, device=args.device, workers=args.workers,
+            patience=args.patience,
         )
         save_dir = T.train(cfg)
     print(f"run: {save_dir}")

@@ -88,11 +88,11 @@ def test_train_cli_adds_camera_copies_and_passes_close_mosaic(tmp_path, monkeypa
     assert len(list((data / "train" / "images").glob(COPY_PREFIX + "*"))) == 3
     (cfg,) = seen
     assert cfg.close_mosaic == 2 and cfg.single_cls and cfg.data == str(data / "data.yaml")
-    assert cfg.device == "cpu" and cfg.workers == 2  # the defaults: a laptop without a GPU
+    assert cfg.device == "cpu" and cfg.workers == 2 and cfg.patience == 50  # the defaults: a laptop without a GPU
 
 
 def test_train_cli_sends_a_run_to_a_gpu(tmp_path, monkeypatch) -> None:
-    """`--device 0 --workers 12` reach ultralytics, for the long run on a lent GPU machine."""
+    """`--device 0 --workers 12 --patience 0` reach ultralytics, for the long run on a lent GPU machine."""
     from app.cli import main
     from vision import train as T
 
@@ -100,5 +100,6 @@ def test_train_cli_sends_a_run_to_a_gpu(tmp_path, monkeypatch) -> None:
     _split(data / "train", ["IMG_1"])
     seen: list[T.TrainConfig] = []
     monkeypatch.setattr(T, "train", lambda cfg: seen.append(cfg) or tmp_path / "run")
-    assert main(["train", "--source", "", "--data-dir", str(data), "--device", "0", "--workers", "12"]) == 0
-    assert (seen[0].device, seen[0].workers) == ("0", 12)
+    assert main(["train", "--source", "", "--data-dir", str(data), "--device", "0", "--workers", "12",
+                 "--patience", "0"]) == 0
+    assert (seen[0].device, seen[0].workers, seen[0].patience) == ("0", 12, 0)
