@@ -21,13 +21,14 @@ from pathlib import Path
 import cv2
 import yaml
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+from vision.evaluate import image_files, label_file
+from vision.image import letterbox_geometry
 
 
 def shrink(image, long_side: int):  # type: ignore[no-untyped-def]
     """`image` with its long side at most `long_side`, shrunk as inference shrinks it (INTER_AREA)."""
     h, w = image.shape[:2]
-    scale = long_side / max(h, w)
+    scale = letterbox_geometry(w, h, long_side).scale
     if scale >= 1:
         return image
     return cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
@@ -47,11 +48,10 @@ def pack(src: Path, out: Path, long_side: int = 416, quality: int = 68, valid_li
             tar.addfile(info, io.BytesIO(data))
 
         for split in counts:
-            images = [p for p in sorted((src / split / "images").iterdir())
-                      if p.suffix.lower() in IMAGE_SUFFIXES and not p.name.startswith(skip_prefixes)]
+            images = [p for p in image_files(src / split) if not p.name.startswith(skip_prefixes)]
             limit = None if split == "train" else valid_limit
             for img in images[:limit]:
-                label = src / split / "labels" / f"{img.stem}.txt"
+                label = label_file(img)
                 picture = cv2.imread(str(img))
                 if picture is None or not label.is_file():
                     continue
