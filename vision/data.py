@@ -14,7 +14,10 @@ YOLO dataset whose classes are this project's `CLASS_NAMES`; the cleanup it does
   each tile, so such a photo was boxed but never classified (seven `valid` photos of CMD v4 label
   every tile 1筒);
 * labels of classes outside the project (flowers, seasons) are dropped; boxes are clipped to the
-  image and degenerate ones removed.
+  image and degenerate ones removed.  In the splits named by `paint_dropped` (default: train) the
+  tiles those labels boxed are painted grey (`vision.unlabelled.paint_boxes`): a flower is a tile
+  like any other, and left in the photo unlabelled it would teach the detector that tiles are
+  background.  `valid` is never painted, so its figures stay comparable.
 
 Images that need no change are linked (symlink), not copied, so no outside photo is duplicated.
 """
@@ -203,6 +206,7 @@ class ImportReport:
     dropped_one_class: dict[str, int] = field(default_factory=dict)
     polygons_converted: dict[str, int] = field(default_factory=dict)
     labels_dropped_unmapped: dict[str, int] = field(default_factory=dict)
+    painted_dropped: dict[str, int] = field(default_factory=dict)
 
     def summary(self) -> str:
         lines = []
@@ -214,6 +218,7 @@ class ImportReport:
                 f"{self.dropped_one_class.get(split, 0)} labelled all one class dropped, "
                 f"{self.polygons_converted.get(split, 0)} polygons → boxes, "
                 f"{self.labels_dropped_unmapped.get(split, 0)} labels of other classes dropped"
+                + (f" (their tiles painted over in {self.painted_dropped[split]} images)" if self.painted_dropped.get(split) else "")
             )
         return "\n".join(lines)
 
@@ -236,6 +241,15 @@ def _link_or_copy(src: Path, dst: Path) -> None:
         shutil.copyfile(src, dst)
 
 
+def _remove_earlier(out_img: Path) -> None:
+    """Remove what an earlier import (or painting) wrote for this photo, whatever its suffix, so a
+    re-import never leaves two images with one label file."""
+    for suffix in IMAGE_SUFFIXES:
+        old = out_img.with_suffix(suffix)
+        if old.exists() or old.is_symlink():
+            old.unlink()
+
+
 def import_split(
     src_split: Path,
     dst_split: Path,
@@ -243,12 +257,13 @@ def import_split(
     split: str,
     report: ImportReport,
     restore_stretched: bool = True,
+    paint_dropped: bool = False,
 ) -> None:
     """Clean one split (``images/`` + ``labels/``) of a YOLO dataset into `dst_split`."""
     import cv2
 
     img_dir, lbl_dir = src_split / "images", src_split / "labels"
-    kept = empty = restored = dropped_stretch = one_class = polys = unmapped = 0
+    kept = empty = restored = dropped_stretch = one_class = polys = unmapped = painted = 0
     for img_path in sorted(p for p in img_dir.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
         lbl_path = lbl_dir / (img_path.stem + ".txt")
         raw = read_yolo_labels(lbl_path)
@@ -256,6 +271,7 @@ def import_split(
         boxes = remap_label(raw, index_map)
         unmapped += len(raw) - len(boxes)
         boxes = [c for c in (clip_box(b) for b in boxes) if c is not None]
+        dropped = [c for c in (clip_box(b) for b in raw if b.cls not in index_map) if c is not None] if paint_dropped else []
         if not raw:
             empty += 1
             continue
@@ -263,16 +279,24 @@ def import_split(
             one_class += 1
             continue
         out_img = dst_split / "images" / img_path.name
+        _remove_earlier(out_img)
         out_lbl = dst_split / "labels" / (img_path.stem + ".txt")
         image = None
         factor = None
-        if boxes:
+        if boxes or dropped:
             image = cv2.imread(str(img_path))
             if image is None:
                 empty += 1
                 continue
             h, w = image.shape[:2]
             factor = stretch_factor(boxes, w, h)
+        if dropped:
+            assert image is not None
+            from vision.unlabelled import paint_boxes
+
+            scale = (w, h, w, h)
+            image = paint_boxes(image, [tuple(v * s for v, s in zip(b.xyxy(), scale)) for b in dropped],  # type: ignore[misc]
+                                keep=[tuple(v * s for v, s in zip(b.xyxy(), scale)) for b in boxes])  # type: ignore[misc]
         if factor is not None:
             assert image is not None
             new_w, new_h = restored_size(w, h, factor)
@@ -284,10 +308,16 @@ def import_split(
             out_img = out_img.with_suffix(".png")  # lossless, it is a derived image
             cv2.imwrite(str(out_img), fixed)
             restored += 1
+        elif dropped:
+            assert image is not None
+            out_img = out_img.with_suffix(".png")  # a derived image, written lossless
+            out_img.parent.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out_img), image)
         else:
             _link_or_copy(img_path, out_img)
         write_yolo_labels(out_lbl, boxes)
         kept += 1
+        painted += bool(dropped)
     report.images[split] = kept
     report.dropped_empty[split] = empty
     report.restored_stretched[split] = restored
@@ -295,6 +325,7 @@ def import_split(
     report.dropped_one_class[split] = one_class
     report.polygons_converted[split] = polys
     report.labels_dropped_unmapped[split] = unmapped
+    report.painted_dropped[split] = painted
 
 
 def import_yolo_dataset(
@@ -303,6 +334,7 @@ def import_yolo_dataset(
     name_map: Mapping[str, str] = CMD_V4_NAME_MAP,
     splits: Sequence[str] = ("train", "valid"),
     restore_stretched: bool = True,
+    paint_dropped: Sequence[str] = ("train",),
 ) -> ImportReport:
     """Import a YOLO dataset (``src/data.yaml`` + ``src/<split>/{images,labels}``) into `dst`.
 
@@ -316,7 +348,8 @@ def import_yolo_dataset(
     report = ImportReport()
     for split in splits:
         if (src / split / "images").is_dir():
-            import_split(src / split, dst / split, index_map, split, report, restore_stretched)
+            import_split(src / split, dst / split, index_map, split, report, restore_stretched,
+                         paint_dropped=split in paint_dropped)
     doc = {
         "path": str(dst.resolve()),
         "train": "train/images",

@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--camera-copies", type=int, default=0,
                         help="add this many copies of train photos as a shakier or farther camera would take them "
                              "(motion blur, lost resolution; vision/synth/camera.py)")
+    parser.add_argument("--paint-unlabelled", action=argparse.BooleanOptionalAction, default=False,
+                        help="paint grey, away from their labels, train photos in which the shipped models see "
+                             "tiles the labels leave out (vision/unlabelled.py)")
     parser.add_argument("--model", default="yolov8n.yaml", help="model YAML (trained from scratch)")
     parser.add_argument("--imgsz", type=int, default=416)
     parser.add_argument("--epochs", type=int, default=8)
@@ -108,6 +111,10 @@ def run(args: argparse.Namespace) -> int:
             report = import_yolo_dataset(args.source, args.data_dir)
             print(report.summary())
         data_yaml = Path(args.data_dir) / "data.yaml"
+        if args.paint_unlabelled:
+            from vision.unlabelled import detector_finder, paint_unlabelled_split
+
+            print(paint_unlabelled_split(Path(args.data_dir) / "train", detector_finder()).summary(), flush=True)
         if args.synthetic:
             import numpy as np
 

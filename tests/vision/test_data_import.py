@@ -99,3 +99,26 @@ def test_importer_cleans_and_keeps_valid_as_validation(tmp_path):
     assert aspect == pytest.approx(0.75, rel=0.05)
     doc = yaml.safe_load((dst / "data.yaml").read_text())
     assert doc["val"] == "valid/images" and doc["names"][34] == "back"
+
+
+def test_importer_paints_the_flowers_it_drops_in_train_but_not_in_valid(tmp_path):
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    src.mkdir()
+    (src / "data.yaml").write_text(yaml.safe_dump({"names": ["bf1", "sc1"]}))
+    img = np.full((400, 400, 3), 200, np.uint8)
+    lines = "1 0.3 0.5 0.075 0.1\n0 0.7 0.5 0.075 0.1\n"  # 1萬 at x 0.3, a flower at x 0.7
+    for split in ("train", "valid"):
+        (src / split / "images").mkdir(parents=True)
+        (src / split / "labels").mkdir()
+        cv2.imwrite(str(src / split / "images/f.jpg"), img)
+        (src / split / "labels/f.txt").write_text(lines)
+    report = import_yolo_dataset(src, dst, {"sc1": "1m"})
+    assert report.painted_dropped == {"train": 1, "valid": 0}
+    assert "painted over in 1 images" in report.summary()
+    train = cv2.imread(str(dst / "train/images/f.png"))
+    assert (train[200, 280] == 114).all()  # the flower: painted grey
+    assert (train[200, 120] == 200).all()  # the labelled 1萬: untouched
+    assert (dst / "valid/images/f.jpg").is_symlink()  # valid is never painted
+    assert [CLASS_NAMES[b.cls] for b in read_yolo_labels(dst / "train/labels/f.txt")] == ["1m"]
+    import_yolo_dataset(src, dst, {"sc1": "1m"}, paint_dropped=())  # a re-import that no longer paints
+    assert sorted(p.name for p in (dst / "train/images").iterdir()) == ["f.jpg"]  # no stale painted copy left

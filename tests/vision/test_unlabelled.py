@@ -1,0 +1,145 @@
+"""Tiles a training photo shows but its labels leave out: found, and painted over before training."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.data import YoloBox, read_yolo_labels, write_yolo_labels
+from vision.unlabelled import (
+    FILL,
+    detector_finder,
+    paint_boxes,
+    paint_outside,
+    paint_unlabelled_split,
+    source_photo,
+    unlabelled_tiles,
+)
+
+TILE = (100.0, 100.0, 130.0, 140.0)
+
+
+def test_a_found_tile_no_label_covers_is_unlabelled_and_a_labelled_one_is_not():
+    labels = [TILE]
+    found = [
+        (101.0, 99.0, 131.0, 141.0),  # the labelled tile, boxed a little off
+        (300.0, 300.0, 330.0, 340.0),  # a tile on the table the labels leave out
+        (110.0, 115.0, 150.0, 160.0),  # a half-tile box whose centre lies on the labelled tile
+    ]
+    assert unlabelled_tiles(labels, found) == [(300.0, 300.0, 330.0, 340.0)]
+    assert unlabelled_tiles([], found) == found
+    assert unlabelled_tiles(labels, []) == []
+
+
+def test_paint_outside_keeps_the_labelled_tiles_and_their_edges_and_greys_the_rest():
+    img = np.full((400, 400, 3), 200, np.uint8)
+    out = paint_outside(img, [TILE])
+    assert (out[120, 115] == 200).all()  # on the tile
+    assert (out[120, 98] == 200).all()  # just beside it: its edge and shadow stay
+    assert (out[300, 300] == FILL).all()  # far away: painted
+    assert (img == 200).all()  # the input is not changed
+
+
+def test_paint_boxes_greys_a_dropped_tile_but_never_a_labelled_one_beside_it():
+    img = np.full((200, 200, 3), 200, np.uint8)
+    flower = (130.0, 100.0, 160.0, 140.0)  # touches the labelled tile's right edge
+    out = paint_boxes(img, [flower], keep=[TILE])
+    assert (out[120, 145] == FILL).all()
+    assert (out[120, 129] == 200).all()  # inside the labelled tile: untouched though the grown box reaches it
+    assert (out[50, 50] == 200).all()
+
+
+def test_copies_of_one_roboflow_photo_share_their_source():
+    assert source_photo("hand_013_jpg.rf.0469d4dcf7f2") == source_photo("hand_013_jpg.rf.2910bc844fb1") == "hand_013_jpg"
+    assert source_photo("synth_00001") == "synth_00001"
+
+
+def _photo(split, stem: str, boxes: list[tuple[float, float, float, float]]) -> None:
+    img = np.full((400, 400, 3), 200, np.uint8)
+    cv2.imwrite(str(split / "images" / f"{stem}.jpg"), img)
+    write_yolo_labels(split / "labels" / f"{stem}.txt",
+                      [YoloBox(0, (b[0] + b[2]) / 800, (b[1] + b[3]) / 800, (b[2] - b[0]) / 400, (b[3] - b[1]) / 400)
+                       for b in boxes])
+
+
+def test_a_partly_labelled_photo_and_its_copies_are_painted_and_the_rest_left_alone(tmp_path):
+    split = tmp_path / "train"
+    (split / "images").mkdir(parents=True)
+    (split / "labels").mkdir()
+    _photo(split, "a_jpg.rf.1", [TILE])
+    _photo(split, "a_jpg.rf.2", [TILE])  # a copy of the same photo in which the finder sees nothing
+    _photo(split, "b_jpg.rf.1", [TILE])
+    _photo(split, "synth_00000", [TILE])
+    table_tiles = [(300.0, 300.0, 330.0, 340.0), (340.0, 300.0, 370.0, 340.0)]
+    calls = []
+
+    def finder(rgb: np.ndarray) -> list:
+        calls.append(rgb.shape)
+        return [TILE] + table_tiles if len(calls) == 1 else [TILE]
+
+    report = paint_unlabelled_split(split, finder)
+    assert report.photos == 3  # synthetic scenes are exactly labelled and never looked at
+    assert report.partly_labelled == 2 and report.unlabelled_found == 2
+    names = sorted(p.name for p in (split / "images").iterdir())
+    assert names == ["a_jpg.rf.1.png", "a_jpg.rf.2.png", "b_jpg.rf.1.jpg", "synth_00000.jpg"]
+    for stem in ("a_jpg.rf.1", "a_jpg.rf.2"):
+        img = cv2.imread(str(split / "images" / f"{stem}.png"))
+        assert (img[320, 315] == FILL).all() and (img[120, 115] == 200).all()
+        assert len(read_yolo_labels(split / "labels" / f"{stem}.txt")) == 1  # labels unchanged
+    assert (cv2.imread(str(split / "images" / "b_jpg.rf.1.jpg"))[320, 315] > 190).all()
+    assert "2 of 3 photos" in report.summary()
+
+
+def test_one_unlabelled_tile_is_not_enough_to_paint_a_photo(tmp_path):
+    split = tmp_path / "train"
+    (split / "images").mkdir(parents=True)
+    (split / "labels").mkdir()
+    _photo(split, "c_jpg.rf.1", [TILE])
+    report = paint_unlabelled_split(split, lambda rgb: [TILE, (300.0, 300.0, 330.0, 340.0)])
+    assert report.partly_labelled == 0
+    assert (split / "images" / "c_jpg.rf.1.jpg").exists()
+
+
+@pytest.fixture(scope="module")
+def finder():
+    return detector_finder()
+
+
+def test_the_shipped_models_find_the_tiles_a_rendered_scene_leaves_unlabelled(finder):
+    from vision.synth import random_scene
+
+    scene = random_scene(np.random.default_rng(5), tileset="default", perspective=0.0)
+    boxes = [t.box for t in scene.tiles]
+    labelled, left_out = boxes[::2], boxes[1::2]
+    missing = unlabelled_tiles(labelled, finder(scene.image))
+    found = sum(any(abs(m[0] - b[0]) < 0.3 * (b[2] - b[0]) and abs(m[1] - b[1]) < 0.3 * (b[3] - b[1])
+                    for m in missing) for b in left_out)
+    assert found >= 0.8 * len(left_out)
+    assert len(missing) <= len(left_out) + 2
+
+
+def test_train_cli_paints_partly_labelled_photos_before_it_copies_them(tmp_path, monkeypatch, capsys):
+    """`jingsuan train --paint-unlabelled`: painted first, so camera copies of a painted photo are painted too."""
+    import vision.unlabelled as U
+    from app.cli import main
+    from vision import train as T
+
+    data = tmp_path / "d"
+    split = data / "train"
+    (split / "images").mkdir(parents=True)
+    (split / "labels").mkdir()
+    _photo(split, "a_jpg.rf.1", [TILE])
+    monkeypatch.setattr(U, "detector_finder", lambda: lambda rgb: [(300.0, 300.0, 330.0, 340.0), (20.0, 300.0, 50.0, 340.0)])
+    seen = []
+    monkeypatch.setattr(T, "train", lambda cfg: seen.append(cfg) or tmp_path / "run")
+    assert main(["train", "--source", "", "--data-dir", str(data), "--paint-unlabelled", "--camera-copies", "1"]) == 0
+    assert "1 of 1 photos labelled only in part" in capsys.readouterr().out
+    assert (cv2.imread(str(split / "images" / "a_jpg.rf.1.png"))[320, 315] == FILL).all()
+    (copy,) = (split / "images").glob("camera_*")
+    assert abs(int(cv2.imread(str(copy))[320, 315, 0]) - FILL[0]) < 20
+    assert len(seen) == 1
+    # without the flag nothing is looked at or painted
+    _photo(split, "b_jpg.rf.1", [TILE])
+    assert main(["train", "--source", "", "--data-dir", str(data)]) == 0
+    assert (split / "images" / "b_jpg.rf.1.jpg").exists()
