@@ -14,8 +14,8 @@ YOLO dataset whose classes are this project's `CLASS_NAMES`; the cleanup it does
   each tile, so such a photo was boxed but never classified (seven `valid` photos of CMD v4 label
   every tile 1筒);
 * labels of classes outside the project (flowers, seasons) are dropped; boxes are clipped to the
-  image and degenerate ones removed.  In the splits named by `paint_dropped` (default: train) the
-  tiles those labels boxed are painted grey (`vision.unlabelled.paint_boxes`): a flower is a tile
+  image and degenerate ones removed.  In the splits named by `paint_dropped` (``("train",)`` with
+  `jingsuan train --paint-unlabelled`; none by default) the tiles those labels boxed are painted grey (`vision.unlabelled.paint_boxes`): a flower is a tile
   like any other, and left in the photo unlabelled it would teach the detector that tiles are
   background.  `valid` is never painted, so its figures stay comparable.
 
@@ -334,7 +334,7 @@ def import_yolo_dataset(
     name_map: Mapping[str, str] = CMD_V4_NAME_MAP,
     splits: Sequence[str] = ("train", "valid"),
     restore_stretched: bool = True,
-    paint_dropped: Sequence[str] = ("train",),
+    paint_dropped: Sequence[str] = (),
 ) -> ImportReport:
     """Import a YOLO dataset (``src/data.yaml`` + ``src/<split>/{images,labels}``) into `dst`.
 

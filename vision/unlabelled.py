@@ -7,12 +7,13 @@ Chinese Mahjong Detection v4 labels every tile on most photos, but not on all of
 * about one photo in seven of its `train` split labels only the hand row and leaves the tiles spread on
   the table (dozens of them) unlabelled.
 
-A detector trained on such photos learns that a tile lying on the table is background; the longer it
-trains, the more tiles it misses. This module paints over what the labels leave out:
+A detector trained on such photos learns that a tile lying on the table is background (a likely
+reason why the long runs of the model card missed more tiles). This module paints over what the labels leave out:
 `paint_boxes` for the known boxes of dropped classes, and `paint_outside` for everything away from
 the labelled tiles once a finder (the shipped detector and classifier) sees tiles there
 (`unlabelled_tiles`). The fill is ultralytics' letterbox grey, which the detector already reads as
-nothing. Only training photos are painted; `valid` stays as it is.
+nothing. Only training photos are painted, and only with `jingsuan train --paint-unlabelled`; `valid`
+stays as it is.
 """
 
 from __future__ import annotations

@@ -21,8 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="add this many copies of train photos as a shakier or farther camera would take them "
                              "(motion blur, lost resolution; vision/synth/camera.py)")
     parser.add_argument("--paint-unlabelled", action=argparse.BooleanOptionalAction, default=False,
-                        help="paint grey, away from their labels, train photos in which the shipped models see "
-                             "tiles the labels leave out (vision/unlabelled.py)")
+                        help="paint over the tiles train photos show but their labels leave out: dropped flowers "
+                             "and seasons, and, away from their labels, photos in which the shipped models see "
+                             "unlabelled tiles (vision/unlabelled.py)")
     parser.add_argument("--model", default="yolov8n.yaml", help="model YAML (trained from scratch)")
     parser.add_argument("--imgsz", type=int, default=416)
     parser.add_argument("--epochs", type=int, default=8)
@@ -108,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
         save_dir = T.resume(args.resume)
     else:
         if args.source and Path(args.source).exists():
-            report = import_yolo_dataset(args.source, args.data_dir)
+            report = import_yolo_dataset(args.source, args.data_dir,
+                                         paint_dropped=("train",) if args.paint_unlabelled else ())
             print(report.summary())
         data_yaml = Path(args.data_dir) / "data.yaml"
         if args.paint_unlabelled:

@@ -112,7 +112,7 @@ def test_importer_paints_the_flowers_it_drops_in_train_but_not_in_valid(tmp_path
         (src / split / "labels").mkdir()
         cv2.imwrite(str(src / split / "images/f.jpg"), img)
         (src / split / "labels/f.txt").write_text(lines)
-    report = import_yolo_dataset(src, dst, {"sc1": "1m"})
+    report = import_yolo_dataset(src, dst, {"sc1": "1m"}, paint_dropped=("train",))
     assert report.painted_dropped == {"train": 1, "valid": 0}
     assert "painted over in 1 images" in report.summary()
     train = cv2.imread(str(dst / "train/images/f.png"))
@@ -120,5 +120,6 @@ def test_importer_paints_the_flowers_it_drops_in_train_but_not_in_valid(tmp_path
     assert (train[200, 120] == 200).all()  # the labelled 1萬: untouched
     assert (dst / "valid/images/f.jpg").is_symlink()  # valid is never painted
     assert [CLASS_NAMES[b.cls] for b in read_yolo_labels(dst / "train/labels/f.txt")] == ["1m"]
-    import_yolo_dataset(src, dst, {"sc1": "1m"}, paint_dropped=())  # a re-import that no longer paints
+    import_yolo_dataset(src, dst, {"sc1": "1m"})  # a re-import without painting, the default
     assert sorted(p.name for p in (dst / "train/images").iterdir()) == ["f.jpg"]  # no stale painted copy left
+    assert (dst / "train/images/f.jpg").is_symlink()

@@ -120,26 +120,34 @@ def test_the_shipped_models_find_the_tiles_a_rendered_scene_leaves_unlabelled(fi
 
 
 def test_train_cli_paints_partly_labelled_photos_before_it_copies_them(tmp_path, monkeypatch, capsys):
-    """`jingsuan train --paint-unlabelled`: painted first, so camera copies of a painted photo are painted too."""
+    """`jingsuan train --paint-unlabelled`: dropped flowers and partly labelled photos are painted, before
+    the camera copies are made (so copies of a painted photo are painted too); without it, nothing is."""
+    import yaml
+
     import vision.unlabelled as U
     from app.cli import main
     from vision import train as T
 
-    data = tmp_path / "d"
-    split = data / "train"
-    (split / "images").mkdir(parents=True)
-    (split / "labels").mkdir()
-    _photo(split, "a_jpg.rf.1", [TILE])
-    monkeypatch.setattr(U, "detector_finder", lambda: lambda rgb: [(300.0, 300.0, 330.0, 340.0), (20.0, 300.0, 50.0, 340.0)])
+    src = tmp_path / "src"
+    (src / "train" / "images").mkdir(parents=True)
+    (src / "train" / "labels").mkdir()
+    (src / "data.yaml").write_text(yaml.safe_dump({"names": ["bf1", "sc1"]}))
+    cv2.imwrite(str(src / "train/images/a_jpg.rf.1.jpg"), np.full((400, 400, 3), 200, np.uint8))
+    (src / "train/labels/a_jpg.rf.1.txt").write_text("1 0.2875 0.3 0.075 0.1\n0 0.7 0.3 0.075 0.1\n")  # 1萬 and a flower
+    table_tiles = [(300.0, 300.0, 330.0, 340.0), (20.0, 300.0, 50.0, 340.0)]
+    monkeypatch.setattr(U, "detector_finder", lambda: lambda rgb: table_tiles)
     seen = []
     monkeypatch.setattr(T, "train", lambda cfg: seen.append(cfg) or tmp_path / "run")
-    assert main(["train", "--source", "", "--data-dir", str(data), "--paint-unlabelled", "--camera-copies", "1"]) == 0
-    assert "1 of 1 photos labelled only in part" in capsys.readouterr().out
-    assert (cv2.imread(str(split / "images" / "a_jpg.rf.1.png"))[320, 315] == FILL).all()
+    data = tmp_path / "d"
+    split = data / "train"
+    assert main(["train", "--source", str(src), "--data-dir", str(data), "--paint-unlabelled", "--camera-copies", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "painted over in 1 images" in out and "1 of 1 photos labelled only in part" in out
+    painted = cv2.imread(str(split / "images" / "a_jpg.rf.1.png"))
+    assert (painted[320, 315] == FILL).all() and (painted[120, 280] == FILL).all()  # a table tile, the flower
+    assert (painted[120, 115] == 200).all()  # the labelled 1萬
     (copy,) = (split / "images").glob("camera_*")
     assert abs(int(cv2.imread(str(copy))[320, 315, 0]) - FILL[0]) < 20
-    assert len(seen) == 1
-    # without the flag nothing is looked at or painted
-    _photo(split, "b_jpg.rf.1", [TILE])
-    assert main(["train", "--source", "", "--data-dir", str(data)]) == 0
-    assert (split / "images" / "b_jpg.rf.1.jpg").exists()
+    assert main(["train", "--source", str(src), "--data-dir", str(data)]) == 0  # the default: nothing painted
+    assert (split / "images" / "a_jpg.rf.1.jpg").is_symlink() and not (split / "images" / "a_jpg.rf.1.png").exists()
+    assert len(seen) == 2
