@@ -24,6 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.data import read_yolo_labels
+from vision.evaluate import image_files, iou_matrix, label_file
+
 #: ultralytics' letterbox and mosaic fill: what the detector has always seen as "no tile here".
 FILL = (114, 114, 114)
 #: A painted box grows by this share of its size a side, to take the tile's edge and shadow too.
@@ -74,17 +77,6 @@ def paint_outside(image: np.ndarray, keep: Sequence[Box], grow: float = KEEP_GRO
     return out
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
-
-
 def unlabelled_tiles(labels: Sequence[Box], found: Sequence[Box], iou: float = UNLABELLED_IOU) -> list[Box]:
     """Found tiles that no label covers: IoU under `iou` with every label and the centre inside none."""
     if not found:
@@ -93,7 +85,7 @@ def unlabelled_tiles(labels: Sequence[Box], found: Sequence[Box], iou: float = U
         return list(found)
     lab = np.asarray(labels, float)
     fnd = np.asarray(found, float)
-    overlap = _iou(fnd, lab).max(axis=1)
+    overlap = iou_matrix(fnd, lab).max(axis=1)
     cx, cy = (fnd[:, 0] + fnd[:, 2]) / 2, (fnd[:, 1] + fnd[:, 3]) / 2
     inside = ((cx[:, None] >= lab[None, :, 0]) & (cx[:, None] <= lab[None, :, 2])
               & (cy[:, None] >= lab[None, :, 1]) & (cy[:, None] <= lab[None, :, 3])).any(axis=1)
@@ -128,13 +120,11 @@ def paint_unlabelled_split(split: str | Path, finder: Finder, min_unlabelled: in
     linked original is never touched)."""
     import cv2
 
-    from vision.data import IMAGE_SUFFIXES, read_yolo_labels
-
     split = Path(split)
     report = PaintReport()
     labels: dict[Path, list[Box]] = {}
     partly: set[str] = set()
-    for img_path in sorted(p for p in (split / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
+    for img_path in image_files(split / "images"):
         if img_path.name.startswith(skip_prefixes):
             continue
         image = cv2.imread(str(img_path))
@@ -143,7 +133,7 @@ def paint_unlabelled_split(split: str | Path, finder: Finder, min_unlabelled: in
         report.photos += 1
         height, width = image.shape[:2]
         boxes = [tuple(v * s for v, s in zip(b.xyxy(), (width, height, width, height)))
-                 for b in read_yolo_labels(split / "labels" / (img_path.stem + ".txt"))]
+                 for b in read_yolo_labels(label_file(img_path))]
         if not boxes:
             continue
         labels[img_path] = boxes  # type: ignore[assignment]
