@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -171,3 +172,19 @@ def detector_finder(detector_onnx: str | Path | None = None, box_floor: float = 
                 if tile != "none" and p >= min_prob]
 
     return find
+
+
+def unlabelled_in_store(store: Any, finder: Finder, min_unlabelled: int = 1) -> dict[str, list[Box]]:
+    """Examples of a team dataset (`vision.dataset_store.DatasetStore`) in which `finder` sees at least
+    `min_unlabelled` tiles no label covers: stem → those tiles' boxes. An annotator should box them
+    before fine-tuning, or the detector learns them as background."""
+    from vision.image import load_image
+
+    found: dict[str, list[Box]] = {}
+    for stem in store.stems():
+        example = store.load(stem)
+        labels = [(b.x1, b.y1, b.x2, b.y2) for b in example.boxes]
+        missing = unlabelled_tiles(labels, finder(load_image(example.image_path)))
+        if len(missing) >= min_unlabelled:
+            found[stem] = missing
+    return found

@@ -1,4 +1,4 @@
-"""`jingsuan dataset ACTION NAME ...`: the team's labelled photos (stats, import, export, split).
+"""`jingsuan dataset ACTION NAME ...`: the team's labelled photos (stats, import, export, check, split).
 
 Datasets live in ``$JINGSUAN_DATASETS`` (default ``<repo>/datasets``) or ``--root``; see docs/annotate.md.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-HELP = "标注数据集：统计、导入、导出 (labelled dataset: stats, import, export)"
+HELP = "标注数据集：统计、导入、导出、查漏标 (labelled dataset: stats, import, export, check)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,6 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("name")
     p.add_argument("out")
     p.add_argument("--reviewed-only", action="store_true")
+    p = sub.add_parser("check", help="photos in which the shipped models see tiles without a label (exit 1 if any)")
+    p.add_argument("name")
     p = sub.add_parser("split", help="write train.txt/val.txt and point data.yaml at them")
     p.add_argument("name")
     p.add_argument("--holdout", type=float, default=0.2)
@@ -69,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
             print(ds.export_yolo(store, args.out, args.holdout, args.seed, args.reviewed_only))
         elif args.action == "export-coco":
             print(ds.export_coco(store, args.out, args.reviewed_only))
+        elif args.action == "check":
+            return _check(store, args.lang)
         elif args.action == "split":
             train, val = store.write_split(args.holdout, args.seed)
             print(f"{train}\n{val}")
@@ -76,3 +80,21 @@ def run(args: argparse.Namespace) -> int:
         print(exc.zh if args.lang == "zh" else exc.en, file=sys.stderr)
         return 2
     return 0
+
+
+def _check(store, lang: str) -> int:  # noqa: ANN001 - a DatasetStore
+    """`jingsuan dataset check NAME`: list the photos whose labels leave out tiles the shipped models see."""
+    from vision.unlabelled import detector_finder, unlabelled_in_store
+
+    found = unlabelled_in_store(store, detector_finder())
+    zh = lang == "zh"
+    for stem, boxes in found.items():
+        where = " ".join(f"({x1:.0f},{y1:.0f})-({x2:.0f},{y2:.0f})" for x1, y1, x2, y2 in boxes)
+        print(f"{stem}: {len(boxes)} 张牌没有标注，位置 {where}" if zh else f"{stem}: {len(boxes)} tiles without a label at {where}")
+    if not found:
+        print(f"{len(store)} 张照片都没有发现漏标的牌" if zh else f"no tile without a label found in {len(store)} photos")
+        return 0
+    print(f"{len(found)} / {len(store)} 张照片有漏标的牌：请在标注页补上，否则训练会把它们学成背景" if zh else
+          f"{len(found)} of {len(store)} photos leave tiles unlabelled: box them in the annotate page, or training "
+          "learns them as background", file=sys.stderr)
+    return 1

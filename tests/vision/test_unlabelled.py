@@ -14,6 +14,7 @@ from vision.unlabelled import (
     paint_outside,
     paint_unlabelled_split,
     source_photo,
+    unlabelled_in_store,
     unlabelled_tiles,
 )
 
@@ -151,3 +152,40 @@ def test_train_cli_paints_partly_labelled_photos_before_it_copies_them(tmp_path,
     assert main(["train", "--source", str(src), "--data-dir", str(data)]) == 0  # the default: nothing painted
     assert (split / "images" / "a_jpg.rf.1.jpg").is_symlink() and not (split / "images" / "a_jpg.rf.1.png").exists()
     assert len(seen) == 2
+
+
+def test_a_team_photo_that_leaves_tiles_unboxed_is_found_and_a_fully_boxed_one_is_not(tmp_path, finder):
+    """`unlabelled_in_store` with the shipped models: the annotator is told which photo to finish."""
+    from vision.dataset_store import DatasetStore, LabeledBox
+    from vision.synth import random_scene
+
+    store = DatasetStore(tmp_path / "team")
+    rng = np.random.default_rng(8)
+    stems = []
+    for keep_every in (1, 2):  # all tiles boxed; every other tile boxed
+        scene = random_scene(rng, tileset="traditional", perspective=0.0)
+        ok, png = cv2.imencode(".png", cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR))
+        boxes = [LabeledBox(*t.box, t.tile) for t in scene.tiles[::keep_every]]
+        stems.append((store.add_example(png.tobytes(), boxes), len(scene.tiles) - len(boxes)))
+    found = unlabelled_in_store(store, finder)
+    (full, _), (half, left_out) = stems
+    assert full not in found
+    assert half in found and 0.8 * left_out <= len(found[half]) <= left_out + 2
+
+
+def test_dataset_check_cli_lists_photos_with_unboxed_tiles_in_chinese_and_exits_1(tmp_path, monkeypatch, capsys):
+    import vision.unlabelled as U
+    from app.cli import main
+    from vision.dataset_store import DatasetStore, LabeledBox
+
+    store = DatasetStore(tmp_path / "team")
+    ok, png = cv2.imencode(".png", np.full((400, 400, 3), 200, np.uint8))
+    stem = store.add_example(png.tobytes(), [LabeledBox(*TILE, "1m")])
+    monkeypatch.setattr(U, "detector_finder", lambda: lambda rgb: [TILE, (300.0, 300.0, 330.0, 340.0)])
+    assert main(["dataset", "--root", str(tmp_path), "check", "team"]) == 1
+    out, err = capsys.readouterr()
+    assert f"{stem}: 1 张牌没有标注，位置 (300,300)-(330,340)" in out
+    assert "1 / 1 张照片有漏标的牌" in err
+    monkeypatch.setattr(U, "detector_finder", lambda: lambda rgb: [TILE])
+    assert main(["dataset", "--root", str(tmp_path), "--lang", "en", "check", "team"]) == 0
+    assert "no tile without a label found in 1 photos" in capsys.readouterr().out
