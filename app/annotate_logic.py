@@ -236,3 +236,11 @@ def save_score_example(
         if store.read_sidecar(dup.stem).get("reviewed"):
             return dup.stem, "kept"
         return store.add_example(image, boxes, sidecar, source="score", overwrite=True), "updated"
+
+
+def unboxed_tiles(boxes: Sequence[LabeledBox], found: Sequence[tuple[tuple[float, float, float, float], str]]) -> list[LabeledBox]:
+    """Tiles a finder sees (box, tile code) that none of `boxes` covers, as new boxes for the labeller to check."""
+    from vision.unlabelled import unlabelled_tiles
+
+    missing = set(unlabelled_tiles([(b.x1, b.y1, b.x2, b.y2) for b in boxes], [f for f, _ in found]))
+    return [LabeledBox(*f, tile) for f, tile in found if f in missing]

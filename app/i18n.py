@@ -149,6 +149,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ann_reviewed": ("已核对（标注无误）", "Reviewed (labels are right)"),
     "ann_unsaved": ("有未保存的修改。", "There are unsaved changes."),
     "ann_error": ("保存失败：{msg}", "Could not save: {msg}"),
+    "ann_check": ("查漏标", "Find unboxed tiles"),
+    "ann_check_help": (
+        "用模型找这张照片里还没有框的牌（扣着的牌也算），加为框，请核对后保存。漏标的牌会被训练学成背景。",
+        "Let the model look for tiles in this photo that have no box yet (face-down ones too) and add them; check and save. "
+        "A tile left unboxed is learnt as background.",
+    ),
+    "ann_check_added": ("加了 {n} 个模型看到但没有框的牌，请核对它们的牌面后保存。", "Added {n} tiles the model sees but no box covered; check their faces, then save."),
+    "ann_check_none": ("模型没有发现漏标的牌。", "The model found no unboxed tile."),
+    "ann_check_failed": ("没法查漏标：{msg}", "Could not look for unboxed tiles: {msg}"),
     "save_example": ("保存为标注样本", "Save as labelled example"),
     "example_added": ("照片和识别结果已存为标注样本（数据集 {name}，{stem}）。", "Saved as a labelled example ({name}, {stem})."),
     "example_updated": ("已更新这张照片的标注样本（{stem}）。", "Updated this photo's labelled example ({stem})."),

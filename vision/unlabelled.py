@@ -154,24 +154,32 @@ def paint_unlabelled_split(split: str | Path, finder: Finder, min_unlabelled: in
     return report
 
 
-def detector_finder(detector_onnx: str | Path | None = None, box_floor: float = 0.03,
-                    min_prob: float = 0.6) -> Finder:
-    """A finder from the shipped models: every box the detector scores at least `box_floor` (far under
-    its usual threshold: a detector trained on partly labelled photos scores table tiles low) that the
-    classifier names a tile of the game or a face-down tile (CMD v4 labels no backs) with probability at least `min_prob`."""
+def named_finder(detector_onnx: str | Path | None = None, box_floor: float = 0.03,
+                 min_prob: float = 0.6) -> Callable[[np.ndarray], list[tuple[Box, str]]]:
+    """A finder from the shipped models that also names what it finds: every box the detector scores
+    at least `box_floor` (far under its usual threshold: a detector trained on partly labelled photos
+    scores table tiles low) that the classifier names a tile of the game or a face-down tile (CMD v4
+    labels no backs) with probability at least `min_prob` → (box, tile code)."""
     from vision.detector import DEFAULT_MODEL, TileDetector
 
     detector = TileDetector(detector_onnx or DEFAULT_MODEL)
 
-    def find(rgb: np.ndarray) -> list[Box]:
+    def find(rgb: np.ndarray) -> list[tuple[Box, str]]:
         boxes, _, _ = detector.find_boxes(rgb, box_floor)
         if not len(boxes) or detector.classifier is None:
             return []
         named = detector.classifier.classify(rgb, [tuple(float(v) for v in b) for b in boxes])
-        return [tuple(float(v) for v in b) for b, (tile, p) in zip(boxes, named)  # type: ignore[misc]
+        return [(tuple(float(v) for v in b), tile) for b, (tile, p) in zip(boxes, named)  # type: ignore[misc]
                 if tile != "none" and p >= min_prob]
 
     return find
+
+
+def detector_finder(detector_onnx: str | Path | None = None, box_floor: float = 0.03,
+                    min_prob: float = 0.6) -> Finder:
+    """`named_finder`'s boxes alone."""
+    named = named_finder(detector_onnx, box_floor, min_prob)
+    return lambda rgb: [box for box, _ in named(rgb)]
 
 
 def unlabelled_in_store(store: Any, finder: Finder, min_unlabelled: int = 1) -> dict[str, list[Box]]:

@@ -162,6 +162,35 @@ def toggle_reviewed(store: DatasetStore) -> None:
     save_current(store)
 
 
+@st.cache_resource(show_spinner=False)
+def _named_finder() -> Any:
+    from vision.unlabelled import named_finder
+
+    return named_finder()
+
+
+def find_unboxed(store: DatasetStore) -> None:
+    """查漏标: add, as unsaved boxes named by the model, the tiles the shipped models see that no box covers."""
+    ss = st.session_state
+    stem = ss.get("ann_loaded")
+    if not stem:
+        return
+    from vision.image import load_image
+
+    try:
+        found = _named_finder()(load_image(store.image_path(stem)))
+    except JingsuanError as exc:
+        ss["ann_check_flash"] = ((stem, list(ss.get("ann_boxes", []))), [("error", tr("ann_check_failed", msg=err_text(exc)))])
+        return
+    boxes = list(ss.get("ann_boxes", []))
+    new = logic.unboxed_tiles(boxes, found)
+    if new:
+        set_boxes(boxes + new, [*ss.get("ann_origin", [None] * len(boxes)), *[None] * len(new)])
+        bump_canvas()
+    notice = ("warning", tr("ann_check_added", n=len(new))) if new else ("success", tr("ann_check_none"))
+    ss["ann_check_flash"] = ((stem, list(ss.get("ann_boxes", []))), [notice])
+
+
 #: Laptop keyboard shortcuts of the 标注 page (Streamlit button shortcuts; shown on the buttons).
 SHORTCUTS = {"ann_save": "S", "ann_delete": "Delete", "ann_toggle_reviewed": "V"}
 
@@ -390,6 +419,9 @@ def save_part(store: DatasetStore) -> None:
               shortcut=SHORTCUTS["ann_toggle_reviewed"])
     # "saved" stays while that photo has nothing unsaved; a failed save's error while its edits are unsaved
     sticky_notice("ann_flash", (ss.get("ann_loaded"), unsaved))
+    st.button(tr("ann_check"), key="ann_check", on_click=find_unboxed, args=(store,), help=tr("ann_check_help"))
+    # the check's result stays while the boxes are as it left them
+    sticky_notice("ann_check_flash", (ss.get("ann_loaded"), list(ss.get("ann_boxes", []))))
 
 
 def render() -> None:

@@ -238,3 +238,37 @@ def test_score_page_saves_the_photo_as_a_labelled_example(dirs: Path) -> None:
     assert ex.sidecar["source"] == "score" and ex.sidecar["indicator_tile"] == "4z"
     assert ex.sidecar["hand"][-3:] == ["1m", "2m", "3m"]
     assert any("已存为标注样本" in s.value for s in at.success)
+
+
+def test_unboxed_tiles_are_the_found_ones_no_box_covers() -> None:
+    found = [((11.0, 21.0, 49.0, 79.0), "1m"), ((200.0, 20.0, 240.0, 80.0), "3s"), ((250.0, 20.0, 290.0, 80.0), "back")]
+    assert logic.unboxed_tiles(BOXES, found) == [LabeledBox(200.0, 20.0, 240.0, 80.0, "3s"), LabeledBox(250.0, 20.0, 290.0, 80.0, "back")]
+    assert logic.unboxed_tiles(BOXES, []) == []
+
+
+def test_annotate_page_finds_the_tiles_left_unboxed(dirs: Path) -> None:
+    """查漏标 with the shipped models: tiles whose boxes were removed come back as unsaved boxes."""
+    import cv2
+    import numpy as np
+
+    from vision.synth import random_scene
+
+    scene = random_scene(np.random.default_rng(3), tileset="default", perspective=0.0)
+    photo = cv2.imencode(".png", cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR))[1].tobytes()
+    at = annotate_page()
+    at.file_uploader(key="ann_upload").set_value([("scene.png", photo, "image/png")])
+    at.run()
+    assert not at.exception, at.exception
+    drawn = at.session_state["ann_boxes"]
+    assert len(drawn) >= 0.9 * len(scene.tiles)  # pre-drawn by the model
+    kept = drawn[::2]
+    at.session_state["ann_boxes"] = kept
+    at.session_state["ann_origin"] = list(range(0, len(drawn), 2))
+    at.button(key="ann_check").click().run()
+    assert not at.exception, at.exception
+    boxes = at.session_state["ann_boxes"]
+    added = len(boxes) - len(kept)
+    assert boxes[: len(kept)] == kept and 0.8 * (len(drawn) - len(kept)) <= added <= len(drawn) - len(kept) + 2
+    assert f"加了 {added} 个模型看到但没有框的牌" in infos(at) and "有未保存的修改" in infos(at)
+    at.button(key="ann_check").click().run()  # all boxed now
+    assert "模型没有发现漏标的牌" in infos(at) and len(at.session_state["ann_boxes"]) == len(boxes)
