@@ -60,6 +60,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ft.add_argument("--holdout", type=float, default=0.2, help="fraction of the team's photos held back to judge the candidate")
 
 
+def warn_unboxed(data: Path, detector: Path) -> int:
+    """Before fine-tuning: say how many team photos leave tiles the current model sees without a box
+    (training would learn them as background). Returns that count; says nothing without a model."""
+    import sys
+
+    from scoring.errors import JingsuanError
+    from vision.dataset_store import DatasetStore
+    from vision.unlabelled import detector_finder, unlabelled_in_store
+
+    if not detector.is_file():
+        return 0
+    try:
+        store = DatasetStore(data)
+        found = unlabelled_in_store(store, detector_finder(detector))
+    except JingsuanError:
+        return 0
+    if found:
+        print(f"注意：{len(found)} / {len(store)} 张照片有漏标的牌，训练会把它们学成背景；"
+              f"`jingsuan dataset check {data.name}` 列出它们，标注页的“查漏标”能补上。 "
+              f"(note: {len(found)} of {len(store)} photos leave tiles unboxed, which training learns as background)",
+              file=sys.stderr)
+    return len(found)
+
+
 def run_finetune(args: argparse.Namespace) -> int:
     """`jingsuan train --data ...`: fine-tune, compare, adopt only a better model, log it in the model card."""
     import sys
@@ -74,6 +98,7 @@ def run_finetune(args: argparse.Namespace) -> int:
     if not data.is_dir():
         print(f"没有这个数据集：{data} (no dataset folder {data})", file=sys.stderr)
         return 2
+    warn_unboxed(data, Path(args.model_dir) / "tiles.onnx")
     try:
         r = finetune(
             data, args.model_dir, base_data=args.base_data, epochs=args.epochs, imgsz=args.imgsz,

@@ -189,3 +189,29 @@ def test_dataset_check_cli_lists_photos_with_unboxed_tiles_in_chinese_and_exits_
     monkeypatch.setattr(U, "detector_finder", lambda: lambda rgb: [TILE])
     assert main(["dataset", "--root", str(tmp_path), "--lang", "en", "check", "team"]) == 0
     assert "no tile without a label found in 1 photos" in capsys.readouterr().out
+
+
+def test_fine_tuning_on_a_team_dataset_first_warns_of_unboxed_tiles(tmp_path, monkeypatch, capsys):
+    """`jingsuan train --data NAME` says how many photos leave tiles unboxed before it trains (and trains anyway)."""
+    import vision.finetune as F
+    from app.cli import main
+    from vision.dataset_store import DatasetError, DatasetStore, LabeledBox
+    from vision.synth import random_scene
+
+    store = DatasetStore(tmp_path / "datasets" / "team")
+    scene = random_scene(np.random.default_rng(4), tileset="jade", perspective=0.0)
+    png = cv2.imencode(".png", cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR))[1].tobytes()
+    store.add_example(png, [LabeledBox(*t.box, t.tile) for t in scene.tiles[::3]])
+    trained = []
+
+    def fake_finetune(*args: object, **kw: object) -> None:  # the training itself is test_finetune's business
+        trained.append(args)
+        raise DatasetError("停在这里", "stop here")
+
+    monkeypatch.setattr(F, "finetune", fake_finetune)
+    monkeypatch.setenv("JINGSUAN_DATASETS", str(tmp_path / "datasets"))
+    assert main(["train", "--data", "team", "--model-dir", "models"]) == 2
+    assert "注意：1 / 1 张照片有漏标的牌" in capsys.readouterr().err and len(trained) == 1
+    store.save_labels(store.stems()[0], [LabeledBox(*t.box, t.tile) for t in scene.tiles])  # every tile boxed
+    main(["train", "--data", "team", "--model-dir", "models"])
+    assert "漏标" not in capsys.readouterr().err and len(trained) == 2
