@@ -34,6 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hours", type=float, help="time budget; ultralytics fits the epochs into it")
     parser.add_argument("--patience", type=int, default=50,
                         help="stop after this many epochs without a better validation score (0: never)")
+    parser.add_argument("--seed", type=int, default=0, help="ultralytics' random seed (a rerun with another seed shows the noise)")
     parser.add_argument("--name", default="tiles")
     parser.add_argument("--project", default="runs/detect")
     parser.add_argument("--resume", help="continue from this last.pt")
@@ -158,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
             data=str(data_yaml), model=args.model, imgsz=args.imgsz, epochs=args.epochs, batch=args.batch, time=args.hours,
             project=str(Path(args.project).resolve()), name=args.name, single_cls=args.single_class,
             close_mosaic=args.close_mosaic, device=args.device, workers=args.workers,
-            patience=args.patience,
+            patience=args.patience, seed=args.seed,
         )
         save_dir = T.train(cfg)
     print(f"run: {save_dir}")

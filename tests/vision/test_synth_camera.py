@@ -89,6 +89,7 @@ def test_train_cli_adds_camera_copies_and_passes_close_mosaic(tmp_path, monkeypa
     (cfg,) = seen
     assert cfg.close_mosaic == 2 and cfg.single_cls and cfg.data == str(data / "data.yaml")
     assert cfg.device == "cpu" and cfg.workers == 2 and cfg.patience == 50  # the defaults: a laptop without a GPU
+    assert cfg.seed == 0
 
 
 def test_train_cli_sends_a_run_to_a_gpu(tmp_path, monkeypatch) -> None:
@@ -101,5 +102,5 @@ def test_train_cli_sends_a_run_to_a_gpu(tmp_path, monkeypatch) -> None:
     seen: list[T.TrainConfig] = []
     monkeypatch.setattr(T, "train", lambda cfg: seen.append(cfg) or tmp_path / "run")
     assert main(["train", "--source", "", "--data-dir", str(data), "--device", "0", "--workers", "12",
-                 "--patience", "0"]) == 0
-    assert (seen[0].device, seen[0].workers, seen[0].patience) == ("0", 12, 0)
+                 "--patience", "0", "--seed", "3"]) == 0
+    assert (seen[0].device, seen[0].workers, seen[0].patience, seen[0].seed) == ("0", 12, 0, 3)
