@@ -186,13 +186,18 @@ def unlabelled_in_store(store: Any, finder: Finder, min_unlabelled: int = 1) -> 
     """Examples of a team dataset (`vision.dataset_store.DatasetStore`) in which `finder` sees at least
     `min_unlabelled` tiles no label covers: stem → those tiles' boxes. An annotator should box them
     before fine-tuning, or the detector learns them as background."""
+    from scoring.errors import JingsuanError
     from vision.image import load_image
 
     found: dict[str, list[Box]] = {}
     for stem in store.stems():
-        example = store.load(stem)
+        try:  # one unreadable photo does not stop the check of the others
+            example = store.load(stem)
+            rgb = load_image(example.image_path)
+        except (JingsuanError, OSError):
+            continue
         labels = [(b.x1, b.y1, b.x2, b.y2) for b in example.boxes]
-        missing = unlabelled_tiles(labels, finder(load_image(example.image_path)))
+        missing = unlabelled_tiles(labels, finder(rgb))
         if len(missing) >= min_unlabelled:
             found[stem] = missing
     return found

@@ -215,3 +215,15 @@ def test_fine_tuning_on_a_team_dataset_first_warns_of_unboxed_tiles(tmp_path, mo
     store.save_labels(store.stems()[0], [LabeledBox(*t.box, t.tile) for t in scene.tiles])  # every tile boxed
     main(["train", "--data", "team", "--model-dir", "models"])
     assert "漏标" not in capsys.readouterr().err and len(trained) == 2
+
+
+def test_the_check_skips_a_photo_it_cannot_read_and_goes_on(tmp_path):
+    from vision.dataset_store import DatasetStore, LabeledBox
+
+    store = DatasetStore(tmp_path / "team")
+    ok, png = cv2.imencode(".png", np.full((400, 400, 3), 200, np.uint8))
+    good = store.add_example(png.tobytes(), [LabeledBox(*TILE, "1m")])
+    bad = store.add_example(cv2.imencode(".png", np.full((300, 300, 3), 90, np.uint8))[1].tobytes(), [])
+    store.image_path(bad).write_bytes(b"not an image any more")
+    found = unlabelled_in_store(store, lambda rgb: [TILE, (300.0, 300.0, 330.0, 340.0)])
+    assert list(found) == [good]
