@@ -102,8 +102,8 @@ class PaintReport:
     unlabelled_found: int = 0
 
     def summary(self) -> str:
-        return (f"{self.partly_labelled} of {self.photos} photos labelled only in part (the copies of photos "
-                f"in which {self.unlabelled_found} unlabelled tiles were found): painted grey away from their labels")
+        return (f"{self.partly_labelled} of {self.photos} photos labelled only in part ({self.unlabelled_found} tiles "
+                f"without a label found in all): painted grey away from their labels")
 
 
 def source_photo(stem: str) -> str:
