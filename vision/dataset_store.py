@@ -249,10 +249,15 @@ def _prepare_image(image: bytes | bytearray | str | Path) -> tuple[bytes, str, i
 
 
 def _image_size(path: Path) -> tuple[int, int]:
+    """(width, height) of a stored or imported image; a file that is not a readable image is a DatasetError."""
     from PIL import Image
 
-    with Image.open(path) as img:
-        return img.width, img.height
+    try:
+        with Image.open(path) as img:
+            return img.width, img.height
+    except Exception as exc:  # PIL's UnidentifiedImageError/OSError, or a plugin (ultralytics' HEIF hook) failing
+        raise DatasetError(f"照片 {path.name} 读不出来（文件坏了或不是图片）",
+                           f"cannot read the image {path.name}: {exc}") from exc
 
 
 def _check_index(value: Any, n_boxes: int, what: str) -> int | None:

@@ -194,7 +194,7 @@ def unlabelled_in_store(store: Any, finder: Finder, min_unlabelled: int = 1) -> 
         try:  # one unreadable photo does not stop the check of the others
             example = store.load(stem)
             rgb = load_image(example.image_path)
-        except (JingsuanError, OSError):
+        except JingsuanError:
             continue
         labels = [(b.x1, b.y1, b.x2, b.y2) for b in example.boxes]
         missing = unlabelled_tiles(labels, finder(rgb))
