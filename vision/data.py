@@ -74,6 +74,11 @@ class YoloBox:
     def xyxy(self) -> tuple[float, float, float, float]:
         return (self.cx - self.w / 2, self.cy - self.h / 2, self.cx + self.w / 2, self.cy + self.h / 2)
 
+    def pixels(self, width: int, height: int) -> tuple[float, float, float, float]:
+        """The box's corners (x1, y1, x2, y2) in the pixels of a `width` × `height` image."""
+        x1, y1, x2, y2 = self.xyxy()
+        return (x1 * width, y1 * height, x2 * width, y2 * height)
+
     @classmethod
     def from_xyxy(cls, klass: int, x1: float, y1: float, x2: float, y2: float) -> YoloBox:
         return cls(klass, (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1)
@@ -294,9 +299,7 @@ def import_split(
             assert image is not None
             from vision.unlabelled import paint_boxes
 
-            scale = (w, h, w, h)
-            image = paint_boxes(image, [tuple(v * s for v, s in zip(b.xyxy(), scale)) for b in dropped],  # type: ignore[misc]
-                                keep=[tuple(v * s for v, s in zip(b.xyxy(), scale)) for b in boxes])  # type: ignore[misc]
+            image = paint_boxes(image, [b.pixels(w, h) for b in dropped], keep=[b.pixels(w, h) for b in boxes])
         if factor is not None:
             assert image is not None
             new_w, new_h = restored_size(w, h, factor)

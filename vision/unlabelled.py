@@ -25,8 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.data import read_yolo_labels
-from vision.evaluate import image_files, iou_matrix, label_file
+from vision.evaluate import ground_truth, image_files, iou_matrix
 
 #: ultralytics' letterbox and mosaic fill: what the detector has always seen as "no tile here".
 FILL = (114, 114, 114)
@@ -133,12 +132,11 @@ def paint_unlabelled_split(split: str | Path, finder: Finder, min_unlabelled: in
             continue
         report.photos += 1
         height, width = image.shape[:2]
-        boxes = [tuple(v * s for v, s in zip(b.xyxy(), (width, height, width, height)))
-                 for b in read_yolo_labels(label_file(img_path))]
+        boxes = [d.box for d in ground_truth(img_path, width, height)]
         if not boxes:
             continue
-        labels[img_path] = boxes  # type: ignore[assignment]
-        missing = unlabelled_tiles(boxes, finder(np.ascontiguousarray(image[:, :, ::-1])))  # type: ignore[arg-type]
+        labels[img_path] = boxes
+        missing = unlabelled_tiles(boxes, finder(np.ascontiguousarray(image[:, :, ::-1])))
         report.unlabelled_found += len(missing)
         if len(missing) >= min_unlabelled:
             partly.add(source_photo(img_path.stem))
@@ -148,7 +146,7 @@ def paint_unlabelled_split(split: str | Path, finder: Finder, min_unlabelled: in
         image = cv2.imread(str(img_path))
         report.partly_labelled += 1
         out = img_path.with_suffix(".png")
-        painted = paint_outside(image, boxes)  # type: ignore[arg-type]
+        painted = paint_outside(image, boxes)
         img_path.unlink()
         cv2.imwrite(str(out), painted)
     return report
@@ -165,12 +163,11 @@ def named_finder(detector_onnx: str | Path | None = None, box_floor: float = 0.0
     detector = TileDetector(detector_onnx or DEFAULT_MODEL)
 
     def find(rgb: np.ndarray) -> list[tuple[Box, str]]:
-        boxes, _, _ = detector.find_boxes(rgb, box_floor)
-        if not len(boxes) or detector.classifier is None:
+        if detector.classifier is None:
             return []
-        named = detector.classifier.classify(rgb, [tuple(float(v) for v in b) for b in boxes])
-        return [(tuple(float(v) for v in b), tile) for b, (tile, p) in zip(boxes, named)  # type: ignore[misc]
-                if tile != "none" and p >= min_prob]
+        boxes: list[Box] = [tuple(float(v) for v in b) for b in detector.find_boxes(rgb, box_floor)[0]]  # type: ignore[misc]
+        named = detector.classifier.classify(rgb, boxes) if boxes else []
+        return [(b, tile) for b, (tile, p) in zip(boxes, named) if tile != "none" and p >= min_prob]
 
     return find
 
