@@ -25,6 +25,7 @@ Images that need no change are linked (symlink), not copied, so no outside photo
 from __future__ import annotations
 
 import os
+import re
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -362,3 +363,43 @@ def import_yolo_dataset(
     dst.mkdir(parents=True, exist_ok=True)
     (dst / "data.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return report
+
+
+def source_photo(stem: str) -> str:
+    """The photo an exported copy was made from: Roboflow names its augmented copies
+    ``<name>_jpg.rf.<hash>``, and copies of one photo are labelled alike."""
+    return stem.split(".rf.")[0]
+
+
+def photo_family(stem: str) -> str:
+    """The naming scheme of a photo's source: its name with every digit written ``#``
+    (``IMG_2742_JPG`` → ``IMG_####_JPG``). Photos one camera or app named alike come from one
+    shoot: one tile set, one table, one camera."""
+    return re.sub(r"[0-9]", "#", source_photo(stem))
+
+
+def unseen_families(train: str | Path, valid: str | Path) -> dict[str, list[Path]]:
+    """The photos of the `valid` YOLO split grouped by `photo_family`, for the families of which no
+    photo is in `train` (a YOLO split or a folder of images): shoots no training run has seen."""
+    from vision.evaluate import image_files
+
+    seen = {photo_family(p.stem) for p in image_files(train)}
+    groups: dict[str, list[Path]] = {}
+    for p in image_files(valid):
+        family = photo_family(p.stem)
+        if family not in seen:
+            groups.setdefault(family, []).append(p)
+    return dict(sorted(groups.items()))
+
+
+def write_split(photos: Iterable[Path], dst: str | Path) -> Path:
+    """A YOLO split at `dst` (``images/`` + ``labels/``) of `photos` and their label files,
+    linked rather than copied."""
+    from vision.evaluate import label_file
+
+    dst = Path(dst)
+    for photo in photos:
+        _link_or_copy(photo, dst / "images" / photo.name)
+        if label_file(photo).is_file():
+            _link_or_copy(label_file(photo), dst / "labels" / f"{photo.stem}.txt")
+    return dst

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.data import source_photo
 from vision.evaluate import ground_truth, image_files, iou_matrix
 
 #: ultralytics' letterbox and mosaic fill: what the detector has always seen as "no tile here".
@@ -103,12 +104,6 @@ class PaintReport:
     def summary(self) -> str:
         return (f"{self.partly_labelled} of {self.photos} photos labelled only in part ({self.unlabelled_found} tiles "
                 f"without a label found in all): painted grey away from their labels")
-
-
-def source_photo(stem: str) -> str:
-    """The photo an exported copy was made from: Roboflow names its augmented copies
-    ``<name>_jpg.rf.<hash>``, and copies of one photo are labelled alike."""
-    return stem.split(".rf.")[0]
 
 
 def paint_unlabelled_split(split: str | Path, finder: Finder, min_unlabelled: int = MIN_UNLABELLED,

@@ -15,8 +15,12 @@ from vision.data import (
     import_yolo_dataset,
     labelled_one_class,
     parse_label_line,
+    photo_family,
     read_yolo_labels,
+    source_photo,
     stretch_factor,
+    unseen_families,
+    write_split,
     write_yolo_labels,
 )
 from vision.detection import CLASS_NAMES
@@ -123,3 +127,36 @@ def test_importer_paints_the_flowers_it_drops_in_train_but_not_in_valid(tmp_path
     import_yolo_dataset(src, dst, {"sc1": "1m"})  # a re-import without painting, the default
     assert sorted(p.name for p in (dst / "train/images").iterdir()) == ["f.jpg"]  # no stale painted copy left
     assert (dst / "train/images/f.jpg").is_symlink()
+
+
+def test_copies_of_one_roboflow_photo_share_their_source():
+    assert source_photo("hand_013_jpg.rf.0469d4dcf7f2") == source_photo("hand_013_jpg.rf.2910bc844fb1") == "hand_013_jpg"
+    assert source_photo("synth_00001") == "synth_00001"
+
+
+def test_photos_one_camera_named_alike_are_one_family():
+    assert photo_family("IMG_2742_JPG.rf.983dc56143a4") == photo_family("IMG_2777_JPG.rf.02d1") == "IMG_####_JPG"
+    assert photo_family("IMG_20231224_161923_jpg.rf.ab") == "IMG_########_######_jpg"  # another phone's naming
+    assert photo_family("hand_013_jpg") != photo_family("IMG_2742_JPG")
+
+
+def _photo(split: Path, stem: str, label: str = "0 0.5 0.5 0.2 0.3\n") -> None:
+    (split / "images").mkdir(parents=True, exist_ok=True)
+    (split / "labels").mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(split / "images" / f"{stem}.jpg"), np.full((20, 20, 3), 128, np.uint8))
+    (split / "labels" / f"{stem}.txt").write_text(label)
+
+
+def test_valid_photos_of_a_shoot_no_training_photo_comes_from_are_set_apart(tmp_path):
+    for stem in ("hand_001_jpg.rf.aa", "hand_002_jpg.rf.bb", "IMG_20231224_161923_jpg.rf.cc"):
+        _photo(tmp_path / "train", stem)
+    for stem in ("hand_020_jpg.rf.dd", "IMG_2742_JPG.rf.ee", "IMG_2743_JPG.rf.ff", "Screenshot-2023-10-24_png.rf.gg"):
+        _photo(tmp_path / "valid", stem, label=f"{len(stem) % 34} 0.5 0.5 0.2 0.3\n")
+    groups = unseen_families(tmp_path / "train", tmp_path / "valid")
+    assert {k: [p.stem for p in v] for k, v in groups.items()} == {
+        "IMG_####_JPG": ["IMG_2742_JPG.rf.ee", "IMG_2743_JPG.rf.ff"],
+        "Screenshot-####-##-##_png": ["Screenshot-2023-10-24_png.rf.gg"],
+    }  # hand_020 is of a family train has, so it is not set apart
+    out = write_split(groups["IMG_####_JPG"], tmp_path / "unseen")
+    assert sorted(p.name for p in (out / "images").iterdir()) == ["IMG_2742_JPG.rf.ee.jpg", "IMG_2743_JPG.rf.ff.jpg"]
+    assert (out / "labels" / "IMG_2743_JPG.rf.ff.txt").read_text() == (tmp_path / "valid" / "labels" / "IMG_2743_JPG.rf.ff.txt").read_text()

@@ -13,7 +13,6 @@ from vision.unlabelled import (
     paint_boxes,
     paint_outside,
     paint_unlabelled_split,
-    source_photo,
     unlabelled_in_store,
     unlabelled_tiles,
 )
@@ -49,11 +48,6 @@ def test_paint_boxes_greys_a_dropped_tile_but_never_a_labelled_one_beside_it():
     assert (out[120, 145] == FILL).all()
     assert (out[120, 129] == 200).all()  # inside the labelled tile: untouched though the grown box reaches it
     assert (out[50, 50] == 200).all()
-
-
-def test_copies_of_one_roboflow_photo_share_their_source():
-    assert source_photo("hand_013_jpg.rf.0469d4dcf7f2") == source_photo("hand_013_jpg.rf.2910bc844fb1") == "hand_013_jpg"
-    assert source_photo("synth_00001") == "synth_00001"
 
 
 def _photo(split, stem: str, boxes: list[tuple[float, float, float, float]]) -> None:
