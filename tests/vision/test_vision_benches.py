@@ -74,3 +74,30 @@ def test_photo_robustness_bench_scores_each_changed_copy_against_the_unchanged_p
     assert (changed / "labels" / f"{src.stem}.txt").read_text() == (tmp_path / "split" / "labels" / f"{src.stem}.txt").read_text()
     assert bench.main([str(tmp_path / "split"), "--only", "fog"]) == 2  # an unknown change is refused
     assert "unknown change" in capsys.readouterr().err
+
+
+@needs_kde
+def test_unseen_sources_bench_sets_apart_the_shoots_train_never_saw(tmp_path, capsys) -> None:
+    pytest.importorskip("ultralytics")
+    import yaml
+
+    from vision.detection import CLASS_NAMES
+
+    src = tmp_path / "src"
+    valid = _two_scenes(src / "valid", seed=5)  # default_0000 and default_0001
+    for sub, suffix in (("images", ".jpg"), ("labels", ".txt")):  # one of them as another camera names its photos
+        (valid / sub / f"default_0001{suffix}").rename(valid / sub / f"IMG_2742_JPG{suffix}")
+    (src / "train" / "images").mkdir(parents=True)
+    shutil.copy(valid / "images" / "default_0000.jpg", src / "train" / "images" / "default_0999.jpg")
+    (src / "data.yaml").write_text(yaml.safe_dump({"names": list(CLASS_NAMES)}))
+    bench = _load("unseen_sources")
+    assert bench.main(["--source", str(src)]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert [r.split(" (")[0].strip() for r in rows] == ["IMG_####_JPG", "all unseen shoots", "shoots train also has"]
+    assert all("(1 photos" in r and "mAP50" in r for r in rows)
+    assert bench.main(["--source", str(src), "--write", str(tmp_path / "by-shoot")]) == 0
+    assert [p.name for p in (tmp_path / "by-shoot" / "unseen" / "images").iterdir()] == ["IMG_2742_JPG.jpg"]
+    assert [p.name for p in (tmp_path / "by-shoot" / "seen" / "labels").iterdir()] == ["default_0000.txt"]
+    capsys.readouterr()
+    assert bench.main(["--source", str(tmp_path / "elsewhere")]) == 2
+    assert "no train/ and valid/" in capsys.readouterr().err
