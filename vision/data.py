@@ -20,6 +20,10 @@ YOLO dataset whose classes are this project's `CLASS_NAMES`; the cleanup it does
   background.  `valid` is never painted, so its figures stay comparable.
 
 Images that need no change are linked (symlink), not copied, so no outside photo is duplicated.
+
+`unseen_families` sets apart the validation photos of shoots (photos one camera named alike,
+`photo_family`) of which the training split has no photo: the nearest thing to photos of another
+tile set, table and camera that a single dataset holds (`bench/unseen_sources.py`).
 """
 
 from __future__ import annotations
