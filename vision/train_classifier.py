@@ -124,6 +124,14 @@ def concat(*sets: CropSet) -> CropSet:
     return CropSet(np.concatenate([c.x for c in sets]), np.concatenate([c.y for c in sets]))
 
 
+def sample(crops: CropSet, n: int, seed: int = 0) -> CropSet:
+    """At most `n` crops of `crops`, drawn at random without repeats."""
+    if len(crops.y) <= n:
+        return crops
+    pick = np.sort(np.random.default_rng(seed).permutation(len(crops.y))[:n])
+    return CropSet(crops.x[pick], crops.y[pick])
+
+
 def tile_probability(probs: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
     """How surely each crop shows some tile of the game: its best tile class, `none` left out."""
     p = probs[:, tile_columns(names)]
@@ -273,9 +281,9 @@ def train_classifier(train: CropSet, valid: CropSet | None, out_onnx: str | Path
                      batch: int = 128, lr: float = 3e-3, minutes: float | None = None, seed: int = 0,
                      log=print, start_from: str | Path | None = None,  # noqa: ANN001 - log is print-like
                      quantize: bool = True) -> dict[str, float]:
-    """Train with AdamW + one-cycle LR; export the best epoch (by valid accuracy) to ONNX — int8
-    (`quantize_classifier`, calibrated on training crops) with the float graph beside it as
-    ``.fp32.onnx`` — and its weights (``.pt``) so that a later session can go on from them
+    """Train with AdamW + one-cycle LR; export the best epoch (by valid accuracy; without `valid`, the
+    last) to ONNX — int8 (`quantize_classifier`, calibrated on training crops) with the float graph
+    beside it as ``.fp32.onnx`` — and its weights (``.pt``) so that a later session can go on from them
     (`start_from`); return figures."""
     import torch
 
@@ -306,7 +314,7 @@ def train_classifier(train: CropSet, valid: CropSet | None, out_onnx: str | Path
             total += float(loss.detach()) * len(idx)
         acc = accuracy(model, valid) if valid is not None else 0.0
         log(f"epoch {epoch + 1}/{epochs} loss {total / len(order):.3f} valid acc {acc:.4f} ({time.time() - start:.0f} s)")
-        if acc > best:
+        if acc > best or valid is None:  # without a validation set the last epoch is kept
             best, best_state = acc, {k: v.clone() for k, v in model.state_dict().items()}
         if minutes and time.time() - start > minutes * 60:
             log("time budget reached")
