@@ -1,11 +1,19 @@
-"""Fine-tune the tile detector on a team dataset and adopt the result only if it is better.
+"""Fine-tune the tile reader on a team dataset and adopt the result only if it is better.
 
-`finetune` splits the team dataset (`DatasetStore.write_split`, deterministic), trains on the team's
-train part plus the base data's train images, validates on the team's held-back part, exports the
-candidate to ONNX, scores the current ``models/tiles.onnx`` and the candidate on the held-back
-photos with `vision.evaluate` (mAP50, per-tile accuracy), replaces the current model only when
-`should_replace` says so (the old one stays as ``tiles.prev.onnx``) and always appends a row to the
-"Fine-tuning log" of ``models/MODEL_CARD.md``.
+`finetune` splits the team dataset (`DatasetStore.write_split`, deterministic) and builds a candidate
+reader from the team's train part:
+
+* the detector, trained on those photos plus the base data's train images and validated on the
+  team's held-back part (single-class, as the shipped one, when the current detector only finds
+  tiles), and exported to ONNX;
+* the crop classifier (when the model folder has one), which is what names the tiles and so what
+  must learn a tile set it has never seen: fine-tuned on the team's boxes plus a sample of the base
+  data's (`default_classifier_train`).
+
+Either part can be left as it is (`detector=False`, `classifier=False`). The current reader and the
+candidate are scored on the held-back photos with `vision.evaluate` (mAP50, per-tile accuracy); the
+candidate replaces the current files only when `should_replace` says so (the old ones stay as
+``*.prev.*``), and a row is always appended to the "Fine-tuning log" of ``models/MODEL_CARD.md``.
 
 Training, export and evaluation are injectable (tests run the decision and bookkeeping fast);
 torch/ultralytics are only imported by the default implementations, inside functions.
@@ -30,6 +38,17 @@ CURRENT_ONNX = "tiles.onnx"
 CURRENT_PT = "tiles.pt"
 PREVIOUS_ONNX = "tiles.prev.onnx"
 PREVIOUS_PT = "tiles.prev.pt"
+CURRENT_CLASSIFIER = "tile_classifier.onnx"
+#: The classifier's files, moved together: the int8 graph, the float graph and the weights.
+CLASSIFIER_FILES = ("tile_classifier.onnx", "tile_classifier.fp32.onnx", "tile_classifier.pt")
+#: Each box of a team photo gives this many jittered crops: a few photos of a new tile set must
+#: weigh against the base data's crops.
+TEAM_CROP_COPIES = 8
+#: The classifier also learns the boxes of this many random base photos, so it keeps the sets it
+#: knew, and the run stays minutes long on a laptop.
+BASE_PHOTOS = 600
+CLASSIFIER_EPOCHS = 3
+CLASSIFIER_LR = 5e-4
 MODEL_CARD = "MODEL_CARD.md"
 LOG_HEADING = "## Fine-tuning log"
 LOG_TABLE_HEADER = (
@@ -79,6 +98,9 @@ TrainFn = Callable[[Path, str, Path, int, int], Path]
 ExportFn = Callable[[Path, Path, int], Path]
 #: (ONNX model, held-back YOLO folder) → Scores
 EvalFn = Callable[[Path, Path], Scores]
+#: (team train split, base train images or None, classifier weights to start from or None, out .onnx,
+#: the current detector to mine `none` boxes with) → the fine-tuned classifier ONNX (.fp32.onnx, .pt beside)
+ClassifierFn = Callable[[Path, Path | None, Path | None, Path, Path | None], Path]
 
 
 # --------------------------------------------------------------------------- small pure parts
@@ -101,7 +123,7 @@ def card_row(result: FinetuneResult) -> str:
     images = f"{result.n_train} / {result.n_heldout}" + (f" (+{result.n_base} base)" if result.n_base else "")
     decision = {
         "adopted": "adopted (there was no current model)",
-        "replaced": f"replaced (old model kept as {PREVIOUS_ONNX})",
+        "replaced": "replaced (old files kept as *.prev.*)",
         "kept": "kept (candidate not better)",
     }[result.decision]
     cells = [
@@ -168,17 +190,28 @@ def _atomic_copy(src: Path, target: Path) -> None:
             tmp.unlink()
 
 
-def install_candidate(model_dir: Path, candidate_onnx: Path, candidate_pt: Path | None) -> None:
-    """Make the candidate the current model; the current files become ``tiles.prev.*``."""
+def previous_name(name: str) -> str:
+    """Where the current file `name` is kept when a candidate replaces it: ``tiles.onnx`` →
+    ``tiles.prev.onnx``, ``tile_classifier.fp32.onnx`` → ``tile_classifier.prev.fp32.onnx``."""
+    stem, _, suffixes = name.partition(".")
+    return f"{stem}.prev.{suffixes}"
+
+
+def install_candidate(model_dir: Path, candidate_onnx: Path | None, candidate_pt: Path | None,
+                      candidate_classifier: Path | None = None) -> None:
+    """Make the candidate's files current (a part given as None stays as it is); each current
+    file replaced is kept as ``*.prev.*`` (`previous_name`)."""
     model_dir.mkdir(parents=True, exist_ok=True)
-    for current, previous, new in (
-        (CURRENT_ONNX, PREVIOUS_ONNX, candidate_onnx),
-        (CURRENT_PT, PREVIOUS_PT, candidate_pt),
-    ):
+    pairs = [(CURRENT_ONNX, candidate_onnx), (CURRENT_PT, candidate_pt)]
+    if candidate_classifier is not None:
+        stem = candidate_classifier.name.removesuffix(".onnx")
+        pairs += [(name, candidate_classifier.with_name(stem + name.removeprefix("tile_classifier")))
+                  for name in CLASSIFIER_FILES]
+    for current, new in pairs:
         if new is None or not Path(new).is_file():
             continue
         if (model_dir / current).is_file():
-            _atomic_copy(model_dir / current, model_dir / previous)
+            _atomic_copy(model_dir / current, model_dir / previous_name(current))
         _atomic_copy(Path(new), model_dir / current)
 
 
@@ -261,6 +294,58 @@ def default_export(weights: Path, out: Path, imgsz: int) -> Path:
     return export_onnx(weights, out, imgsz=imgsz)
 
 
+def default_classifier_train(team_train: Path, base_images: Path | None, start: Path | None, out: Path,
+                             detector: Path | None = None) -> Path:
+    """Fine-tune the crop classifier from `start` on the team's boxes (`TEAM_CROP_COPIES` jittered
+    crops each) and the boxes of `BASE_PHOTOS` random base photos (so it keeps the sets it knew), with
+    `none` crops: boxes of `detector` that no label covers (tiles the start classifier is sure of left
+    out, as unlabelled ones) and labels shifted half a tile. `CLASSIFIER_EPOCHS` at `CLASSIFIER_LR`,
+    the last epoch kept (the held-back photos judge it afterwards)."""
+    import numpy as np
+
+    from vision.classifier import TileClassifier
+    from vision.data import write_split
+    from vision.evaluate import image_files
+    from vision.train_classifier import collect_crops, collect_negative_crops, concat, train_classifier
+
+    splits = [(team_train, TEAM_CROP_COPIES)]
+    if base_images is not None and (base_images.parent / "labels").is_dir():
+        photos = image_files(base_images.parent)
+        pick = np.random.default_rng(0).permutation(len(photos))[:BASE_PHOTOS]
+        splits.append((write_split([photos[i] for i in sorted(pick)], out.parent / "base_sample"), 1))
+    boxes_fn, judge = None, None
+    if detector is not None and detector.is_file():
+        from vision.detector import TileDetector
+
+        finder = TileDetector(detector, classifier=False, boxes_only=True)
+
+        def boxes_fn(rgb: np.ndarray) -> np.ndarray:
+            return finder.find_boxes(rgb, conf=0.05)[0]
+
+        judge_onnx = start.with_suffix(".onnx") if start is not None else None
+        judge = TileClassifier(judge_onnx) if judge_onnx is not None and judge_onnx.is_file() else None
+    sets = []
+    for split, copies in splits:
+        sets.append(collect_crops(split, copies=copies, jitter=0.06))
+        sets.append(collect_negative_crops(split, boxes_fn or (lambda _rgb: np.zeros((0, 4))), judge=judge))
+    crops = concat(*sets)
+    if not len(crops.y):
+        raise DatasetError("团队照片里没有标好的牌，无法训练牌面分类", f"no labelled tiles to train the classifier on in {team_train}")
+    train_classifier(crops, None, out, epochs=CLASSIFIER_EPOCHS, lr=CLASSIFIER_LR, start_from=start, log=lambda _m: None)
+    return out
+
+
+def finds_tiles_only(detector_onnx: Path) -> bool:
+    """Whether the detector only finds tiles (one class, `item`), the crop classifier naming them."""
+    from vision.detector import TileDetector
+    from vision.image import DetectorError
+
+    try:
+        return TileDetector(detector_onnx, classifier=False, boxes_only=True).names == ("item",)
+    except DetectorError:
+        return False
+
+
 def default_eval(model: Path, heldout: Path) -> Scores:
     """mAP50 and per-tile accuracy of an ONNX model on a YOLO folder (`vision.evaluate`)."""
     from vision.detector import TileDetector
@@ -288,8 +373,14 @@ def finetune(
     eval_fn: EvalFn = default_eval,
     batch: int = 16,
     log: Callable[[str], None] = print,
+    detector: bool = True,
+    classifier: bool = True,
+    classifier_fn: ClassifierFn = default_classifier_train,
 ) -> FinetuneResult:
-    """Fine-tune on a team dataset, score old vs new on its held-back photos, adopt only a better model."""
+    """Fine-tune on a team dataset, score old vs new on its held-back photos, adopt only a better reader.
+    `detector` / `classifier`: which parts to train (the classifier only if `model_dir` has one)."""
+    from vision.data import write_split
+
     store = DatasetStore(store_root)
     stems = store.stems()
     if len(stems) < 2:
@@ -297,47 +388,79 @@ def finetune(
             f"数据集 {store.name} 里至少要有两张照片才能微调（一张用来检验）",
             f"dataset {store.root} needs at least 2 examples to fine-tune (one is held back to judge the result)",
         )
+    model_dir = Path(model_dir)
+    current_onnx, current_pt = model_dir / CURRENT_ONNX, model_dir / CURRENT_PT
+    current_classifier = model_dir / CURRENT_CLASSIFIER
+    classifier = classifier and current_classifier.is_file()
+    if not detector and not classifier:
+        raise DatasetError("没有要训练的部分：只训练牌面分类时，模型目录里须有 tile_classifier.onnx",
+                           f"nothing to fine-tune: training the classifier alone needs {current_classifier}")
+    if not detector and not current_onnx.is_file():
+        raise DatasetError(f"没有可保留的识别模型 {current_onnx}", f"no detector {current_onnx} to keep")
     held = store.split(holdout, seed)
     train_txt, _ = store.write_split(holdout, seed)
     n_heldout, n_train = len(held), len(stems) - len(held)
     now = datetime.now(UTC).replace(microsecond=0)
-    model_dir = Path(model_dir)
     work = Path(work_dir) if work_dir is not None else Path("runs") / "finetune" / f"{store.name}-{now:%Y%m%d-%H%M%S}"
     work.mkdir(parents=True, exist_ok=True)
     heldout_dir = write_heldout(store, held, work / "heldout")
-    sources = [train_txt] if n_train else []
     base_images = base_train_images(base_data)
     n_base = _count_images(base_images) if base_images else 0
-    if base_images:
-        sources.append(base_images)
-    elif base_data is not None:
+    if base_data is not None and base_images is None:
         log(f"base data {base_data} not found: training on the team's photos only")
-    if not sources:
-        raise DatasetError("没有可用来训练的照片", f"nothing to train on in {store.root}")
-    data_yaml = write_data_yaml(work / "data.yaml", sources, heldout_dir / "images")
+    candidate_dir = work / "candidate"  # the candidate detector with its classifier beside it, as in models/
+    candidate_dir.mkdir(parents=True, exist_ok=True)
+    candidate_pt: Path | None = None
+    started = []
 
-    current_onnx, current_pt = model_dir / CURRENT_ONNX, model_dir / CURRENT_PT
-    if current_pt.is_file():
-        start, started_from = str(current_pt.resolve()), CURRENT_PT
+    if detector:
+        sources = ([train_txt] if n_train else []) + ([base_images] if base_images else [])
+        if not sources:
+            raise DatasetError("没有可用来训练的照片", f"nothing to train on in {store.root}")
+        data_yaml = write_data_yaml(work / "data.yaml", sources, heldout_dir / "images")
+        if current_pt.is_file():
+            start = str(current_pt.resolve())
+            started.append(CURRENT_PT)
+        else:
+            start = FALLBACK_MODEL
+            why = "only the ONNX exists, which cannot be trained" if current_onnx.is_file() else "no current model"
+            started.append(f"{FALLBACK_MODEL} ({why})")
+            log(f"no {current_pt}: training from {FALLBACK_MODEL} ({why})")
+        single = current_onnx.is_file() and finds_tiles_only(current_onnx)
+        log(f"fine-tuning the detector on {n_train} team photos" + (f" + {n_base} base images" if n_base else "")
+            + f", {n_heldout} held back")
+        train = train_fn or (lambda d, s, w, e, i: default_train(d, s, w, e, i, batch=batch, single_cls=single))
+        candidate_pt = Path(train(data_yaml, start, work, epochs, imgsz))
+        candidate_onnx = Path(export_fn(candidate_pt, candidate_dir / CURRENT_ONNX, imgsz))
     else:
-        start = FALLBACK_MODEL
-        why = "only the ONNX exists, which cannot be trained" if current_onnx.is_file() else "no current model"
-        started_from = f"{FALLBACK_MODEL} ({why})"
-        log(f"no {current_pt}: training from {FALLBACK_MODEL} ({why})")
-    log(f"fine-tuning on {n_train} team photos" + (f" + {n_base} base images" if n_base else "") + f", {n_heldout} held back")
+        candidate_onnx = candidate_dir / CURRENT_ONNX
+        shutil.copyfile(current_onnx, candidate_onnx)
+        started.append(f"{CURRENT_ONNX} (kept)")
 
-    train = train_fn or (lambda d, s, w, e, i: default_train(d, s, w, e, i, batch=batch))
-    candidate_pt = Path(train(data_yaml, start, work, epochs, imgsz))
-    candidate_onnx = Path(export_fn(candidate_pt, work / "candidate.onnx", imgsz))
+    candidate_classifier: Path | None = None
+    if classifier:
+        if not n_train:
+            raise DatasetError("没有留作训练的照片，无法训练牌面分类", f"no team photos left to train the classifier on in {store.root}")
+        team_train = write_split([store.image_path(s) for s in stems if s not in set(held)], work / "team_train")
+        weights = current_classifier.with_suffix(".pt")
+        log(f"fine-tuning the tile classifier on {n_train} team photos" + (" + base crops" if base_images else ""))
+        candidate_classifier = Path(classifier_fn(team_train, base_images, weights if weights.is_file() else None,
+                                                  candidate_dir / CURRENT_CLASSIFIER,
+                                                  current_onnx if current_onnx.is_file() else None))
+        started.append(weights.name if weights.is_file() else "classifier from scratch")
+    elif current_classifier.is_file():  # the candidate detector is read with the current classifier
+        shutil.copyfile(current_classifier, candidate_dir / CURRENT_CLASSIFIER)
 
     before = eval_fn(current_onnx, heldout_dir) if current_onnx.is_file() else None
     after = eval_fn(candidate_onnx, heldout_dir)
     replaced = should_replace(before, after)
     if replaced:
-        install_candidate(model_dir, candidate_onnx, candidate_pt if candidate_pt.is_file() else None)
+        install_candidate(model_dir, candidate_onnx if detector else None,
+                          candidate_pt if candidate_pt is not None and candidate_pt.is_file() else None,
+                          candidate_classifier)
     result = FinetuneResult(
         date=f"{now:%Y-%m-%d %H:%M} UTC", dataset=store.name, n_train=n_train, n_heldout=n_heldout, n_base=n_base,
-        started_from=started_from, before=before, after=after, replaced=replaced,
+        started_from=" + ".join(started), before=before, after=after, replaced=replaced,
         candidate_onnx=candidate_onnx, work_dir=work,
     )  # fmt: skip
     append_card_entry(model_dir / MODEL_CARD, result)

@@ -42,7 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="train the detector to find tiles only (one class); the crop classifier names them")
     parser.add_argument("--classifier", help="also train the crop classifier (stage 2) and write it to this ONNX file")
     parser.add_argument("--classifier-only", action="store_true",
-                        help="train only the crop classifier (no YOLO run): `none` boxes are mined with --model's ONNX or the shipped detector")
+                        help="train only the crop classifier (no YOLO run): `none` boxes are mined with --model's ONNX or the "
+                             "shipped detector; with --data, fine-tune only the classifier on the team's photos (minutes)")
     parser.add_argument("--classifier-epochs", type=int, default=10)
     parser.add_argument("--classifier-lr", type=float, default=3e-3, help="peak learning rate of the classifier's one-cycle schedule")
     parser.add_argument("--classifier-synthetic", type=int, default=0,
@@ -55,7 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="classifier that tells unlabelled tiles among the mined `none` boxes ('' = keep them all)")
     parser.add_argument("--export", help="after training, export best.pt to this ONNX file")
     ft = parser.add_argument_group("fine-tuning on a team dataset (--data)")
-    ft.add_argument("--data", help="team dataset folder (datasets/<name>, or just <name>): fine-tune the current model on it")
+    ft.add_argument("--data", help="team dataset folder (datasets/<name>, or just <name>): fine-tune the current detector "
+                                   "and crop classifier on it (the classifier is what learns a new tile set)")
     ft.add_argument("--base-data", default="runs/data/cmd-v4", help="YOLO data whose train images are mixed in (skipped if missing)")
     ft.add_argument("--model-dir", default="models", help="where tiles.onnx / tiles.pt / MODEL_CARD.md live")
     ft.add_argument("--holdout", type=float, default=0.2, help="fraction of the team's photos held back to judge the candidate")
@@ -103,7 +105,7 @@ def run_finetune(args: argparse.Namespace) -> int:
     try:
         r = finetune(
             data, args.model_dir, base_data=args.base_data, epochs=args.epochs, imgsz=args.imgsz,
-            holdout=args.holdout, batch=args.batch,
+            holdout=args.holdout, batch=args.batch, detector=not args.classifier_only,
         )  # fmt: skip
     except JingsuanError as exc:
         print(str(exc), file=sys.stderr)
