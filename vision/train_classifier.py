@@ -124,14 +124,6 @@ def concat(*sets: CropSet) -> CropSet:
     return CropSet(np.concatenate([c.x for c in sets]), np.concatenate([c.y for c in sets]))
 
 
-def sample(crops: CropSet, n: int, seed: int = 0) -> CropSet:
-    """At most `n` crops of `crops`, drawn at random without repeats."""
-    if len(crops.y) <= n:
-        return crops
-    pick = np.sort(np.random.default_rng(seed).permutation(len(crops.y))[:n])
-    return CropSet(crops.x[pick], crops.y[pick])
-
-
 def tile_probability(probs: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
     """How surely each crop shows some tile of the game: its best tile class, `none` left out."""
     p = probs[:, tile_columns(names)]
