@@ -228,6 +228,8 @@ def dataset_part() -> DatasetStore | None:
 def stats_part(store: DatasetStore) -> None:
     reviewed, total = store.progress()
     st.progress(reviewed / total if total else 0.0, text=tr("ann_progress", r=reviewed, n=total))
+    if total:
+        st.caption(tr("ann_finetune_hint", name=store.name))
     with st.expander(tr("ann_counts")):
         import pandas as pd
 
