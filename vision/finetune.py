@@ -36,8 +36,6 @@ from vision.detection import CLASS_NAMES
 
 CURRENT_ONNX = "tiles.onnx"
 CURRENT_PT = "tiles.pt"
-PREVIOUS_ONNX = "tiles.prev.onnx"
-PREVIOUS_PT = "tiles.prev.pt"
 CURRENT_CLASSIFIER = "tile_classifier.onnx"
 #: The classifier's files, moved together: the int8 graph, the float graph and the weights.
 CLASSIFIER_FILES = ("tile_classifier.onnx", "tile_classifier.fp32.onnx", "tile_classifier.pt")
@@ -312,7 +310,7 @@ def default_classifier_train(team_train: Path, base_images: Path | None, start: 
     if base_images is not None and (base_images.parent / "labels").is_dir():
         photos = image_files(base_images.parent)
         pick = np.random.default_rng(0).permutation(len(photos))[:BASE_PHOTOS]
-        splits.append((write_split([photos[i] for i in sorted(pick)], out.parent / "base_sample"), 1))
+        splits.append((write_split([photos[i] for i in sorted(pick)], team_train.parent / "base_sample"), 1))
     boxes_fn, judge = None, None
     if detector is not None and detector.is_file():
         from vision.detector import TileDetector
@@ -391,8 +389,8 @@ def finetune(
     model_dir = Path(model_dir)
     current_onnx, current_pt = model_dir / CURRENT_ONNX, model_dir / CURRENT_PT
     current_classifier = model_dir / CURRENT_CLASSIFIER
-    classifier = classifier and current_classifier.is_file()
-    if not detector and not classifier:
+    tune_classifier = classifier and current_classifier.is_file()
+    if not detector and not tune_classifier:
         raise DatasetError("没有要训练的部分：只训练牌面分类时，模型目录里须有 tile_classifier.onnx",
                            f"nothing to fine-tune: training the classifier alone needs {current_classifier}")
     if not detector and not current_onnx.is_file():
@@ -438,7 +436,7 @@ def finetune(
         started.append(f"{CURRENT_ONNX} (kept)")
 
     candidate_classifier: Path | None = None
-    if classifier:
+    if tune_classifier:
         if not n_train:
             raise DatasetError("没有留作训练的照片，无法训练牌面分类", f"no team photos left to train the classifier on in {store.root}")
         team_train = write_split([store.image_path(s) for s in stems if s not in set(held)], work / "team_train")
