@@ -430,6 +430,8 @@ def finetune(
         train = train_fn or (lambda d, s, w, e, i: default_train(d, s, w, e, i, batch=batch, single_cls=single))
         candidate_pt = Path(train(data_yaml, start, work, epochs, imgsz))
         candidate_onnx = Path(export_fn(candidate_pt, candidate_dir / CURRENT_ONNX, imgsz))
+        if candidate_pt.is_file():  # the whole candidate in one folder, for `adopt_candidate`
+            shutil.copyfile(candidate_pt, candidate_dir / CURRENT_PT)
     else:
         candidate_onnx = candidate_dir / CURRENT_ONNX
         shutil.copyfile(current_onnx, candidate_onnx)
@@ -463,3 +465,31 @@ def finetune(
     )  # fmt: skip
     append_card_entry(model_dir / MODEL_CARD, result)
     return result
+
+
+def adopt_candidate(run_dir: str | Path, model_dir: str | Path, now: datetime | None = None) -> list[str]:
+    """Install by hand the candidate a fine-tuning run left in ``RUN_DIR/candidate`` (its judge, a few
+    held-back photos, may have kept the current reader): each of its files that differs from the
+    current one replaces it, the current kept as ``*.prev.*``; the model card's log says so.
+    Returns the names of the files replaced."""
+    candidate, model_dir = Path(run_dir) / "candidate", Path(model_dir)
+    if not (candidate / CURRENT_ONNX).is_file():
+        raise DatasetError(f"{run_dir} 里没有微调留下的候选模型（candidate/{CURRENT_ONNX}）",
+                           f"no fine-tuning candidate in {run_dir} (candidate/{CURRENT_ONNX})")
+    replaced = []
+    for name in (CURRENT_ONNX, CURRENT_PT, *CLASSIFIER_FILES):
+        new, current = candidate / name, model_dir / name
+        if not new.is_file() or (current.is_file() and current.read_bytes() == new.read_bytes()):
+            continue
+        if current.is_file():
+            _atomic_copy(current, model_dir / previous_name(name))
+        _atomic_copy(new, current)
+        replaced.append(name)
+    if replaced:
+        when = (now or datetime.now(UTC)).replace(microsecond=0)
+        cells = [f"{when:%Y-%m-%d %H:%M} UTC", Path(run_dir).name, "—", f"candidate of {Path(run_dir).name}", "—", "—",
+                 f"adopted by hand: {', '.join(replaced)} (old files kept as *.prev.*)"]
+        card = model_dir / MODEL_CARD
+        text = card.read_text(encoding="utf-8") if card.exists() else ""
+        _atomic_copy_bytes(add_log_row(text, "| " + " | ".join(cells) + " |\n").encode("utf-8"), card)
+    return replaced

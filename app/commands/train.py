@@ -60,6 +60,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                    "and crop classifier on it (the classifier is what learns a new tile set)")
     ft.add_argument("--base-data", default="runs/data/cmd-v4", help="YOLO data whose train images are mixed in (skipped if missing)")
     ft.add_argument("--model-dir", default="models", help="where tiles.onnx / tiles.pt / MODEL_CARD.md live")
+    ft.add_argument("--adopt", metavar="RUN_DIR",
+                    help="install the candidate a fine-tuning run left in RUN_DIR (runs/finetune/<run>) even though "
+                         "its judge kept the current reader; the current files stay as *.prev.*")
     ft.add_argument("--holdout", type=float, default=0.2, help="fraction of the team's photos held back to judge the candidate")
 
 
@@ -117,9 +120,31 @@ def run_finetune(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_adopt(args: argparse.Namespace) -> int:
+    """`jingsuan train --adopt RUN_DIR`: install a fine-tuning candidate by hand."""
+    import sys
+
+    from scoring.errors import JingsuanError
+    from vision.finetune import adopt_candidate
+
+    try:
+        replaced = adopt_candidate(args.adopt, args.model_dir)
+    except JingsuanError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if replaced:
+        print(f"已换上：{', '.join(replaced)}（旧文件存为 *.prev.*；重启应用生效） "
+              f"(installed {', '.join(replaced)}; the old files are kept as *.prev.*; restart the app)")
+    else:
+        print("候选模型与现用的相同，没有更换 (the candidate is the current reader already: nothing changed)")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    if getattr(args, "adopt", None):
+        return run_adopt(args)
     if getattr(args, "data", None):
         return run_finetune(args)
     from vision import train as T

@@ -17,6 +17,7 @@ from vision.finetune import (
     FinetuneResult,
     Scores,
     add_log_row,
+    adopt_candidate,
     card_row,
     default_classifier_train,
     finetune,
@@ -274,6 +275,30 @@ def test_a_detector_alone_is_judged_with_the_current_classifier(tmp_path):
     assert not (models / "tile_classifier.prev.onnx").exists()
 
 
+def test_a_kept_candidate_can_be_adopted_by_hand_and_undone(tmp_path):
+    models = two_stage_models(tmp_path / "models")
+    fakes = PairFakes({b"old-onnx+old-cls": Scores(0.8, 0.9), b"old-onnx+new-cls": Scores(0.7, 0.9)})
+    r = run_fake(tmp_path, fakes, models, detector=False, classifier_fn=fakes.train_classifier)
+    assert r.decision == "kept" and (models / "tile_classifier.onnx").read_bytes() == b"old-cls"
+    replaced = adopt_candidate(r.work_dir, models)
+    assert replaced == ["tile_classifier.onnx", "tile_classifier.fp32.onnx", "tile_classifier.pt"]  # the detector was a copy
+    assert (models / "tile_classifier.onnx").read_bytes() == b"new-cls" and (models / "tiles.onnx").read_bytes() == b"old-onnx"
+    assert (models / "tile_classifier.prev.onnx").read_bytes() == b"old-cls" and not (models / "tiles.prev.onnx").exists()
+    assert "adopted by hand: tile_classifier.onnx" in (models / "MODEL_CARD.md").read_text(encoding="utf-8")
+    assert adopt_candidate(r.work_dir, models) == []  # a second time: nothing differs
+    with pytest.raises(DatasetError, match="candidate"):
+        adopt_candidate(tmp_path / "no-run", models)
+
+
+def test_a_trained_detector_candidate_carries_its_weights_for_adoption(tmp_path):
+    models = two_stage_models(tmp_path / "models")
+    fakes = PairFakes({b"old-onnx+old-cls": Scores(0.8, 0.9), b"new-onnx+new-cls": Scores(0.7, 0.9)})
+    r = run_fake(tmp_path, fakes, models, classifier_fn=fakes.train_classifier)
+    assert r.decision == "kept" and (r.work_dir / "candidate" / "tiles.pt").read_bytes() == b"new-pt"
+    assert adopt_candidate(r.work_dir, models)[:2] == ["tiles.onnx", "tiles.pt"]
+    assert (models / "tiles.pt").read_bytes() == b"new-pt" and (models / "tiles.prev.pt").read_bytes() == b"old-pt"
+
+
 def test_training_the_classifier_alone_needs_one(tmp_path):
     models = model_dir_with(tmp_path / "models", b"old-onnx", b"old-pt")  # a one-stage reader: no classifier
     with pytest.raises(DatasetError, match="tile_classifier.onnx"):
@@ -415,4 +440,15 @@ def test_cli_train_data_runs_finetune_with_its_options(tmp_path, monkeypatch, ca
     assert seen["epochs"] == 3 and seen["imgsz"] == 96 and seen["holdout"] == 0.5 and seen["detector"] is True
     assert main(["train", "--data", "team", "--model-dir", str(tmp_path / "m"), "--classifier-only"]) == 0
     assert seen["detector"] is False  # the quick path: the classifier alone
+    models = two_stage_models(tmp_path / "m2")
+    run = tmp_path / "runs" / "finetune" / "team-1"
+    (run / "candidate").mkdir(parents=True)
+    (run / "candidate" / "tiles.onnx").write_bytes(b"old-onnx")
+    (run / "candidate" / "tile_classifier.onnx").write_bytes(b"new-cls")
+    capsys.readouterr()
+    assert main(["train", "--adopt", str(run), "--model-dir", str(models)]) == 0
+    assert "已换上：tile_classifier.onnx" in capsys.readouterr().out
+    assert (models / "tile_classifier.onnx").read_bytes() == b"new-cls"
+    assert main(["train", "--adopt", str(tmp_path / "nothing"), "--model-dir", str(models)]) == 2
+    assert "没有微调留下的候选模型" in capsys.readouterr().err
     assert main(["train", "--data", str(tmp_path / "missing")]) == 2
