@@ -45,6 +45,9 @@ TEAM_CROP_COPIES = 8
 #: The classifier also learns the boxes of this many random base photos, so it keeps the sets it
 #: knew, and the run stays minutes long on a laptop.
 BASE_PHOTOS = 600
+#: And the tiles of this many scenes, each drawn in a tile design of its own
+#: (`collect_synthetic_crops`): shapes, not the colours of the team's one set.
+SYNTHETIC_SCENES = 600
 CLASSIFIER_EPOCHS = 3
 CLASSIFIER_LR = 5e-4
 MODEL_CARD = "MODEL_CARD.md"
@@ -293,18 +296,26 @@ def default_export(weights: Path, out: Path, imgsz: int) -> Path:
 
 
 def default_classifier_train(team_train: Path, base_images: Path | None, start: Path | None, out: Path,
-                             detector: Path | None = None) -> Path:
+                             detector: Path | None = None, log: Callable[[str], None] = print) -> Path:
     """Fine-tune the crop classifier from `start` on the team's boxes (`TEAM_CROP_COPIES` jittered
-    crops each) and the boxes of `BASE_PHOTOS` random base photos (so it keeps the sets it knew), with
-    `none` crops: boxes of `detector` that no label covers (tiles the start classifier is sure of left
-    out, as unlabelled ones) and labels shifted half a tile. `CLASSIFIER_EPOCHS` at `CLASSIFIER_LR`,
-    the last epoch kept (the held-back photos judge it afterwards)."""
+    crops each), the boxes of `BASE_PHOTOS` random base photos (so it keeps the sets it knew) and the
+    tiles of `SYNTHETIC_SCENES` scenes in varied drawn designs, with `none` crops: boxes of `detector`
+    that no label covers (tiles the start classifier is sure of left out, as unlabelled ones) and
+    labels shifted half a tile. `CLASSIFIER_EPOCHS` at `CLASSIFIER_LR`, the last epoch kept (the
+    held-back photos judge it afterwards)."""
     import numpy as np
 
     from vision.classifier import TileClassifier
     from vision.data import write_split
     from vision.evaluate import image_files
-    from vision.train_classifier import collect_crops, collect_negative_crops, concat, train_classifier
+    from vision.synth.render import TileArtError
+    from vision.train_classifier import (
+        collect_crops,
+        collect_negative_crops,
+        collect_synthetic_crops,
+        concat,
+        train_classifier,
+    )
 
     splits = [(team_train, TEAM_CROP_COPIES)]
     if base_images is not None and (base_images.parent / "labels").is_dir():
@@ -326,6 +337,10 @@ def default_classifier_train(team_train: Path, base_images: Path | None, start: 
     for split, copies in splits:
         sets.append(collect_crops(split, copies=copies, jitter=0.06))
         sets.append(collect_negative_crops(split, boxes_fn or (lambda _rgb: np.zeros((0, 4))), judge=judge))
+    try:
+        sets.append(collect_synthetic_crops(SYNTHETIC_SCENES, seed=5, varied=True))
+    except TileArtError as exc:  # no CJK fonts on this machine: the photos alone
+        log(f"no drawn tile designs ({exc}): the classifier learns from the photos only")
     crops = concat(*sets)
     if not len(crops.y):
         raise DatasetError("团队照片里没有标好的牌，无法训练牌面分类", f"no labelled tiles to train the classifier on in {team_train}")

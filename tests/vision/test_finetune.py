@@ -306,15 +306,17 @@ def test_training_the_classifier_alone_needs_one(tmp_path):
 
 
 @pytest.mark.skipif(not HAVE_SYNTH, reason="needs kdegames-mahjongg-data-kf5 and librsvg2-bin (scripts/install_test_system_deps.sh)")
-def test_classifier_fine_tuned_on_a_few_scenes_of_a_new_set_reads_that_set_better(tmp_path):
+def test_classifier_fine_tuned_on_a_few_scenes_of_a_new_set_reads_that_set_better(tmp_path, monkeypatch):
     """The shipped classifier misreads much of KDE `classic`, art it never trained on; ten scenes of it,
     with scenes of a set it knows as base data, teach it that set without forgetting the other."""
     pytest.importorskip("torch")
+    import vision.finetune as F
     from vision.classifier import TileClassifier, tile_columns
     from vision.detector import DEFAULT_CLASSIFIER, DEFAULT_MODEL
     from vision.synth import random_scene, write_yolo_sample
     from vision.train_classifier import collect_crops
 
+    monkeypatch.setattr(F, "SYNTHETIC_SCENES", 40)  # 600 in use; fewer keep the test short
     rng = np.random.default_rng(0)
     for folder, tileset, n in (("team", "classic", 10), ("base/train", "default", 6), ("new", "classic", 8), ("known", "default", 4)):
         for i in range(n):
@@ -333,6 +335,27 @@ def test_classifier_fine_tuned_on_a_few_scenes_of_a_new_set_reads_that_set_bette
     before, after = accuracy(DEFAULT_CLASSIFIER, "new"), accuracy(out, "new")
     assert after >= before + 0.1 and after >= 0.85, (before, after)
     assert accuracy(out, "known") >= 0.9
+
+
+@pytest.mark.skipif(not HAVE_SYNTH, reason="needs kdegames-mahjongg-data-kf5 and librsvg2-bin (scripts/install_test_system_deps.sh)")
+def test_classifier_fine_tuning_without_drawn_designs_learns_from_the_photos_and_says_so(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    import vision.train_classifier as T
+    from vision.detector import DEFAULT_CLASSIFIER
+    from vision.synth import random_scene, write_yolo_sample
+    from vision.synth.render import TileArtError
+
+    def no_fonts(*_a: object, **_k: object) -> None:
+        raise TileArtError("找不到 Noto CJK 字体", "Noto CJK fonts missing")
+
+    monkeypatch.setattr(T, "collect_synthetic_crops", no_fonts)
+    rng = np.random.default_rng(1)
+    for i in range(2):
+        write_yolo_sample(random_scene(rng, tileset="default"), tmp_path / "team", f"t{i}")
+    said: list[str] = []
+    out = default_classifier_train(tmp_path / "team", None, DEFAULT_CLASSIFIER.with_suffix(".pt"),
+                                   tmp_path / "cand" / "tile_classifier.onnx", log=said.append)
+    assert out.is_file() and any("no drawn tile designs" in m and "Noto CJK" in m for m in said)
 
 
 # --------------------------------------------------------------------------- one real run
