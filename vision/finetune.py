@@ -57,16 +57,21 @@ LOG_TABLE_HEADER = (
     "| per-tile accuracy before → after | decision |\n"
     "|---|---|---|---|---|---|---|\n"
 )
+#: Fewer held-back tiles than this judge a candidate by chance (one tile moves per-tile accuracy by
+#: more than a point, and mAP50 averages 34 classes of one or two tiles): the command says so.
+FEW_HELDOUT_TILES = 200
 #: Model YAML used when there is no trainable checkpoint (the shipped ONNX cannot be trained).
 FALLBACK_MODEL = "yolov8n.yaml"
 
 
 @dataclass(frozen=True)
 class Scores:
-    """The two figures the decision and the model card use (on the held-back team photos)."""
+    """The two figures the decision and the model card use (on the held-back team photos), and how
+    many tiles they were measured on (0: not known)."""
 
     map50: float
     tile_accuracy: float
+    tiles: int = 0
 
 
 @dataclass
@@ -366,7 +371,7 @@ def default_eval(model: Path, heldout: Path) -> Scores:
 
     det = TileDetector(model)  # not the cached get_detector: the file at this path may have just changed
     result = evaluate(heldout, lambda p: det(p, conf=0.001))
-    return Scores(map50=result.map50, tile_accuracy=result.tile_accuracy)
+    return Scores(map50=result.map50, tile_accuracy=result.tile_accuracy, tiles=result.tiles)
 
 
 # --------------------------------------------------------------------------- the run

@@ -96,7 +96,7 @@ def run_finetune(args: argparse.Namespace) -> int:
 
     from scoring.errors import JingsuanError
     from vision.dataset_store import default_datasets_root
-    from vision.finetune import finetune
+    from vision.finetune import FEW_HELDOUT_TILES, finetune
 
     data = Path(args.data)
     if not data.is_dir() and len(data.parts) == 1 and (default_datasets_root() / data).is_dir():
@@ -117,6 +117,11 @@ def run_finetune(args: argparse.Namespace) -> int:
     print(f"held-back photos: {r.n_heldout}  current: {before}")
     print(f"candidate: mAP50 {r.after.map50:.3f}, per-tile accuracy {r.after.tile_accuracy:.3f}  ({r.candidate_onnx})")
     print(f"decision: {r.decision}; logged in {Path(args.model_dir) / 'MODEL_CARD.md'}")
+    if 0 < r.after.tiles < FEW_HELDOUT_TILES:
+        print(f"注意：留出的照片只有 {r.after.tiles} 张牌，这个判断靠不住；多标些照片，或试过后用 "
+              f"`jingsuan train --adopt {r.work_dir}` 换上候选模型。 (note: the held-back photos hold only "
+              f"{r.after.tiles} tiles, too few to judge by; label more photos, or try the candidate and adopt it "
+              f"with `jingsuan train --adopt {r.work_dir}`)")
     return 0
 
 
