@@ -209,16 +209,19 @@ def install_candidate(model_dir: Path, candidate_onnx: Path | None, candidate_pt
     file replaced is kept as ``*.prev.*`` (`previous_name`)."""
     model_dir.mkdir(parents=True, exist_ok=True)
     pairs = [(CURRENT_ONNX, candidate_onnx), (CURRENT_PT, candidate_pt)]
-    if candidate_classifier is not None:
-        stem = candidate_classifier.name.removesuffix(".onnx")
-        pairs += [(name, candidate_classifier.with_name(stem + name.removeprefix("tile_classifier")))
-                  for name in CLASSIFIER_FILES]
-    for current, new in pairs:
-        if new is None or not Path(new).is_file():
-            continue
-        if (model_dir / current).is_file():
-            _atomic_copy(model_dir / current, model_dir / previous_name(current))
-        _atomic_copy(Path(new), model_dir / current)
+    if candidate_classifier is not None:  # its float graph and weights lie beside it
+        pairs += [(name, candidate_classifier.parent / name) for name in CLASSIFIER_FILES]
+    for name, new in pairs:
+        if new is not None and Path(new).is_file():
+            replace_current(model_dir, name, Path(new))
+
+
+def replace_current(model_dir: Path, name: str, new: Path) -> None:
+    """`new` becomes ``model_dir/name``; the file it replaces is kept as ``*.prev.*`` (`previous_name`)."""
+    current = model_dir / name
+    if current.is_file():
+        _atomic_copy(current, model_dir / previous_name(name))
+    _atomic_copy(new, current)
 
 
 def base_train_images(base_data: str | Path | None) -> Path | None:
@@ -461,7 +464,8 @@ def finetune(
     if tune_classifier:
         if not n_train:
             raise DatasetError("没有留作训练的照片，无法训练牌面分类", f"no team photos left to train the classifier on in {store.root}")
-        team_train = write_split([store.image_path(s) for s in stems if s not in set(held)], work / "team_train")
+        held_back = set(held)
+        team_train = write_split([store.image_path(s) for s in stems if s not in held_back], work / "team_train")
         weights = current_classifier.with_suffix(".pt")
         log(f"fine-tuning the tile classifier on {n_train} team photos" + (" + base crops" if base_images else ""))
         candidate_classifier = Path(classifier_fn(team_train, base_images, weights if weights.is_file() else None,
@@ -475,9 +479,7 @@ def finetune(
     after = eval_fn(candidate_onnx, heldout_dir)
     replaced = should_replace(before, after)
     if replaced:
-        install_candidate(model_dir, candidate_onnx if detector else None,
-                          candidate_pt if candidate_pt is not None and candidate_pt.is_file() else None,
-                          candidate_classifier)
+        install_candidate(model_dir, candidate_onnx if detector else None, candidate_pt, candidate_classifier)
     result = FinetuneResult(
         date=f"{now:%Y-%m-%d %H:%M} UTC", dataset=store.name, n_train=n_train, n_heldout=n_heldout, n_base=n_base,
         started_from=" + ".join(started), before=before, after=after, replaced=replaced,
@@ -501,9 +503,7 @@ def adopt_candidate(run_dir: str | Path, model_dir: str | Path, now: datetime | 
         new, current = candidate / name, model_dir / name
         if not new.is_file() or (current.is_file() and current.read_bytes() == new.read_bytes()):
             continue
-        if current.is_file():
-            _atomic_copy(current, model_dir / previous_name(name))
-        _atomic_copy(new, current)
+        replace_current(model_dir, name, new)
         replaced.append(name)
     if replaced:
         when = (now or datetime.now(UTC)).replace(microsecond=0)
