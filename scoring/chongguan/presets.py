@@ -79,6 +79,7 @@ OVERRIDES: dict[str, dict[str, Any]] = {
         "genzhuang_rounds": "first",
         "draw_settlement": "non_hu",
         "draw_trigger": "reserve_34",
+        "gangjing_plus_kong_pay": True,  # 永丰 "正精和副精都可以杠，杠分另外计算" (chongguan.md §8, 2026-12-04)
     },
     "lianhua": {
         "indicator_drawable": True,
