@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoring.errors import RoundError, TileError
 from scoring.melds import KONG_TYPES, MELD_TYPES, MELD_ZH, Meld
 from scoring.settlement import SEAT_ZH, SEATS
 from scoring.shapes.decompose import is_sequence
 from scoring.tiles import Tile, jing_of, parse_tiles, tile
+
+if TYPE_CHECKING:
+    from scoring.chongguan.presets import ChongguanOptions
 
 SPECIALS = ("none", "tianhu", "dihu")
 
@@ -79,7 +82,7 @@ class Round:
     """One round of 冲关, validated: everything the settlement needs."""
 
     rules: str
-    options: dict[str, Any]
+    options: ChongguanOptions
     dealer: str
     indicator: Tile
     players: dict[str, PlayerTiles]
@@ -145,7 +148,7 @@ def _count(value: Any, what: str) -> int:
     return value
 
 
-def _meld(seat: str, raw: Any, opts: dict[str, Any], jing: tuple[Tile, Tile]) -> Meld:
+def _meld(seat: str, raw: Any, opts: ChongguanOptions, jing: tuple[Tile, Tile]) -> Meld:
     who = f"{SEAT_ZH[seat]}家的副露"
     if not isinstance(raw, dict):
         raise RoundError(f"{who}必须是对象，例如 {{type: peng, tiles: 777p, from: W}}", f"{seat}: a meld must be a mapping")
@@ -159,7 +162,7 @@ def _meld(seat: str, raw: Any, opts: dict[str, Any], jing: tuple[Tile, Tile]) ->
     if len(tiles) != need:
         raise RoundError(f"{who}「{name}」应有{need}张牌，给了{len(tiles)}张", f"{seat}: a {kind} has {need} tiles, got {len(tiles)}")
     if kind == "chi":
-        if not is_sequence([t.index for t in tiles], opts["honor_seq_mixed"]):
+        if not is_sequence([t.index for t in tiles], opts.honor_seq_mixed):
             raise RoundError(f"{who}「吃」{''.join(t.zh for t in tiles)} 不是顺子", f"{seat}: chi {tiles} is not a sequence")
     elif len(set(tiles)) != 1:
         raise RoundError(f"{who}「{name}」的牌必须相同", f"{seat}: a {kind} needs identical tiles")
@@ -178,7 +181,7 @@ def _meld(seat: str, raw: Any, opts: dict[str, Any], jing: tuple[Tile, Tile]) ->
         claimed = _tile(raw["claimed"], f"{who}吃的牌", f"{seat} chi claimed tile") if raw.get("claimed") else tiles[0]
         if claimed not in tiles:
             raise RoundError(f"{who}：吃的牌 {claimed.zh} 不在这副顺子里", f"{seat}: claimed {claimed} not in the chi")
-    if opts["jing_claim"] == "chow_only" and kind in ("peng", "gang", "bugang") and tiles[0] in jing:
+    if opts.jing_claim == "chow_only" and kind in ("peng", "gang", "bugang") and tiles[0] in jing:
         raise RoundError(f"{who}：本规则下别人打出的精只能吃，不能碰杠", f"{seat}: a discarded 精 may only be chowed here")
     return Meld(kind, tiles, from_seat, claimed)
 
@@ -203,7 +206,7 @@ def _jing_count(seat: str, raw: Any) -> JingCount:
     return JingCount(zheng, fu, claims, cf is not None)
 
 
-def parse_round(doc: dict[str, Any], rules: str, opts: dict[str, Any]) -> Round:
+def parse_round(doc: dict[str, Any], rules: str, opts: ChongguanOptions) -> Round:
     """Validate a round document under resolved options; refusals raise RoundError."""
     dealer = _seat(doc.get("dealer", "E"), "庄家（dealer）")
     indicator = _tile(doc.get("indicator"), "翻精（indicator）", "indicator")
@@ -260,7 +263,7 @@ def parse_round(doc: dict[str, Any], rules: str, opts: dict[str, Any]) -> Round:
     return rnd
 
 
-def _unit(doc: dict[str, Any], opts: dict[str, Any]) -> int:
+def _unit(doc: dict[str, Any], opts: ChongguanOptions) -> int:
     unit = doc.get("unit", 1)
     if unit is None:
         return 1
@@ -304,15 +307,15 @@ def _validate(r: Round) -> None:
         seen.update(p.all_tiles())
     if win:
         seen[win.tile] += 1
-    if not opts["indicator_drawable"]:
+    if not opts.indicator_drawable:
         seen[r.indicator] += 1
     for t, n in sorted(seen.items()):
         if n > 4:
-            extra = "（翻开的精牌也算一张）" if t == r.indicator and not opts["indicator_drawable"] else ""
+            extra = "（翻开的精牌也算一张）" if t == r.indicator and not opts.indicator_drawable else ""
             raise RoundError(f"{t.zh}（{t.code}）出现了{n}次，一种牌最多4张{extra}",
                              f"tile {t.code} appears {n} times; there are only 4" + (" (the indicator counts)" if extra else ""))
     # every seat's 精 must be known
-    if not opts["assume_unknown_jing_zero"]:
+    if not opts.assume_unknown_jing_zero:
         for seat, p in r.players.items():
             if not p.has_tiles and p.jing is None and not (win and win.seat == seat):
                 raise RoundError(f"不知道{SEAT_ZH[seat]}家的精：请给出他的牌或精数（jing: {{zheng, fu}}）",
@@ -351,8 +354,8 @@ def _validate_win(r: Round, win: Win) -> None:
     if win.special == "dihu":
         if win.seat == r.dealer:
             raise RoundError("地胡只能是闲家", "dihu needs a non-dealer winner")
-        if win.from_seat is not None and not (opts["dihu_on_dealer_discard"] and win.from_seat == r.dealer):
+        if win.from_seat is not None and not (opts.dihu_on_dealer_discard and win.from_seat == r.dealer):
             raise RoundError("地胡必须是自摸（或开启 dihu_on_dealer_discard 时胡庄家第一张牌）",
                              "dihu is a self-draw unless dihu_on_dealer_discard (then on the dealer's discard)")
-    if r.is_jing(win.tile) and win.from_seat is not None and win.robbed_kong and opts["jing_claim"] == "chow_only":
+    if r.is_jing(win.tile) and win.from_seat is not None and win.robbed_kong and opts.jing_claim == "chow_only":
         raise RoundError("本规则下精不能碰杠，也就没有精的杠可抢", "no kong of a discarded 精 exists under jing_claim chow_only")

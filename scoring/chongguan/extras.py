@@ -26,10 +26,10 @@ def settle_kongs(r: Round, s: Settlement) -> list[str]:
     notes = []
     for seat in SEATS:
         for m in r.players[seat].kongs:
-            if r.is_jing(m.kind) and not opts["gangjing_plus_kong_pay"]:
+            if r.is_jing(m.kind) and not opts.gangjing_plus_kong_pay:
                 continue
-            amount = opts["kong_pay"][KONG_PAY_KEY[m.type]]
-            if m.type == "gang" and opts["direct_kong_paid_by_discarder"] and m.from_seat:
+            amount: int = getattr(opts.kong_pay, KONG_PAY_KEY[m.type])
+            if m.type == "gang" and opts.direct_kong_paid_by_discarder and m.from_seat:
                 s.pay(m.from_seat, seat, 3 * amount, "gang")
             else:
                 for payer in SEATS:
@@ -42,7 +42,7 @@ def settle_kongs(r: Round, s: Settlement) -> list[str]:
 def followed_rounds(r: Round) -> int:
     """Go-arounds of 跟庄 that pay: all of them (兴国) or the first only (永丰 "仅限第一轮")."""
     n = r.follow_dealer
-    return min(n, 1) if r.options["genzhuang_rounds"] == "first" else n
+    return min(n, 1) if r.options.genzhuang_rounds == "first" else n
 
 
 def settle_follow(r: Round, s: Settlement) -> list[str]:

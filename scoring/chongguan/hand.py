@@ -71,10 +71,10 @@ def _counts(tiles: list[Tile], wild: frozenset[Tile]) -> tuple[list[int], int, l
 
 def _complete(shape: str, counts: list[int], wild: int, declared: int, all_pungs: bool, r: Round) -> bool:
     opts = r.options
-    strict = opts["meld_needs_natural"]
+    strict = opts.meld_needs_natural
     match shape:
         case "pinghu":
-            return is_pinghu(counts, wild, declared, opts["honor_seq_mixed"], strict)
+            return is_pinghu(counts, wild, declared, opts.honor_seq_mixed, strict)
         case "daqi":
             return is_daqi(counts, wild, declared, all_pungs, strict)
         case "xiaoqi":
@@ -82,7 +82,7 @@ def _complete(shape: str, counts: list[int], wild: int, declared: int, all_pungs
         case "shisanlan":
             return is_shisanlan(counts, wild, declared)
         case "qixing":
-            return is_qixing(counts, wild, declared, opts["qixing_jing_may_fill_honor"])
+            return is_qixing(counts, wild, declared, opts.qixing_jing_may_fill_honor)
     raise AssertionError(shape)
 
 
@@ -116,8 +116,8 @@ def hand_facts(r: Round) -> HandFacts:
     wild = wild_kinds(r)
     declared = len(p.melds)
     all_pungs = all(m.is_pung_like for m in p.melds)
-    mixed = r.options["honor_seq_mixed"]
-    strict = r.options["meld_needs_natural"]
+    mixed = r.options.honor_seq_mixed
+    strict = r.options.meld_needs_natural
     nat, j, face = _counts(list(p.hand), wild)
     nat14, j14, face14 = list(nat), j, list(face)
     face14[win.tile.index] += 1

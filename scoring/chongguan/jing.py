@@ -59,7 +59,7 @@ def count_jing(r: Round, indicator: Tile | None = None, with_claims: bool = True
     """Each seat's 精 over hand + melds + unclaimed own discards (+ the winning tile for the winner)."""
     zheng, fu = jing_of(indicator or r.indicator)
     main = indicator is None
-    scope_discards = r.options["jing_scope"] == "hand_melds_discards"
+    scope_discards = r.options.jing_scope == "hand_melds_discards"
     out: dict[str, JingTally] = {}
     for seat in SEATS:
         p = r.players[seat]
@@ -82,7 +82,7 @@ def count_jing(r: Round, indicator: Tile | None = None, with_claims: bool = True
                     if c is not None and m.from_seat:
                         _claim(t, m.from_seat, c, zheng, fu)
                 win = r.win
-                if win and win.seat == seat and win.from_seat and r.options["bao_on_hu"]:
+                if win and win.seat == seat and win.from_seat and r.options.bao_on_hu:
                     _claim(t, win.from_seat, win.tile, zheng, fu)
         out[seat] = t
     return out
@@ -131,12 +131,12 @@ def settle_jing(r: Round, s: Settlement, tallies: dict[str, JingTally], include_
     for seat, t in tallies.items():
         if t.value <= 0:
             continue
-        providers = bao_providers(t, opts["bao_condition"]) if label == "jing" else []
+        providers = bao_providers(t, opts.bao_condition) if label == "jing" else []
         if not t.claims_known and (t.chongguan or t.bajing):
             s.warnings.append(f"{SEAT_ZH[seat]}家的精数没有给出 claimed_from，无法判断包精")
         if providers:
             amount = 3 * t.value
-            if opts["bao_split"] == "by_points":
+            if opts.bao_split == "by_points":
                 shares = _split(amount, {p: t.points_from(p) for p in providers})
             else:
                 shares = {providers[-1]: amount}
@@ -168,12 +168,12 @@ def settle_gangjing(r: Round, s: Settlement, tallies: dict[str, JingTally]) -> l
     notes = []
     for seat, m in gangjing_kongs(r):
         t = tallies[seat]
-        value = opts["gangjing_value"] * (2 if opts["bajing_doubles_gangjing"] and t.bajing else 1)
+        value = opts.gangjing_value * (2 if opts.bajing_doubles_gangjing and t.bajing else 1)
         sole = None
-        if m.type == "gang" and opts["bao_penggang_jing"]:  # type: ignore[attr-defined]
+        if m.type == "gang" and opts.bao_penggang_jing:  # type: ignore[attr-defined]
             sole = m.from_seat  # type: ignore[attr-defined]
-        elif opts["bao_includes_gangjing"]:
-            providers = bao_providers(t, opts["bao_condition"])
+        elif opts.bao_includes_gangjing:
+            providers = bao_providers(t, opts.bao_condition)
             sole = providers[-1] if providers else None
         if sole:
             s.pay(sole, seat, 3 * value, "jing", "gangjing")

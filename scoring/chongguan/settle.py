@@ -54,16 +54,16 @@ def forbidden_reason(r: Round, facts: HandFacts, rd: Reading) -> str | None:
     assert r.win is not None
     opts = r.options
     method = win_method(r)
-    ron_like = method == "dianpao" or (method == "qianggang" and opts["qianggang"] == "ron_x2_bonus_once")
+    ron_like = method == "dianpao" or (method == "qianggang" and opts.qianggang == "ron_x2_bonus_once")
     if r.win.after_kong and rd.shape in CONCEALED_ONLY:
         return f"{SHAPE_ZH[rd.shape]}不能杠上花（规则6：要有杠就不是门清）"
     if method != "zimo":
         where = "抢杠" if method == "qianggang" else "接炮（胡别人打出的牌）"
         if rd.jingdiao:
             return f"精吊只能自摸，不能{where}"
-        if facts.jingdiao_structure and (opts["jingdiao_structure_ron"] == "forbid_all" or rd.german):
+        if facts.jingdiao_structure and (opts.jingdiao_structure_ron == "forbid_all" or rd.german):
             return f"已构成精吊结构，不能{where}（规则2：不能抓德国点炮或抢杠）"
-    if ron_like and rd.shape == "pinghu" and not rd.german and not opts["allow_ron_pinghu_with_jing"]:
+    if ron_like and rd.shape == "pinghu" and not rd.german and not opts.allow_ron_pinghu_with_jing:
         what = "抢杠（抢杠按点炮算）" if method == "qianggang" else "抓点炮"
         return f"有精平胡不能{what}（规则1）"
     return None
@@ -86,7 +86,7 @@ def score_reading(r: Round, rd: Reading, bahu: bool) -> Scored:
         each = hu.flat_payment(rd.jingdiao, bahu, rd.german, opts)
         if 3 * each > sum(pays.values()):
             pays, flat = {p: each for p in SEATS if p != win.seat}, True
-    if opts["lianhua_discard_jing_multiplier"]:
+    if opts.lianhua_discard_jing_multiplier:
         pays = {p: a * _discard_multiplier(r, p) * _discard_multiplier(r, win.seat) for p, a in pays.items()}
     return Scored(rd, gsh, pays, flat)
 
@@ -123,7 +123,7 @@ def best_win(r: Round, bahu: bool) -> Scored:
 def _check_piao(r: Round) -> None:
     """吉安老K 吃精必飘: "吃了精，本局至少飘精一个，飘不够不能胡"."""
     assert r.win is not None
-    if not r.options["must_piao_after_chi_jing"]:
+    if not r.options.must_piao_after_chi_jing:
         return
     p = r.players[r.win.seat]
     chi_jing = sum(1 for m in p.melds if m.type == "chi" and m.claimed_tile() is not None and r.is_jing(m.claimed_tile()))  # type: ignore[arg-type]
@@ -156,11 +156,11 @@ def settle_round(r: Round) -> Settlement:
     opts = r.options
     s = Settlement(rules=r.rules, unit=r.unit)
     tallies = count_jing(r)
-    bajing = value_jing(tallies, opts["full_jing_value"])
+    bajing = value_jing(tallies, opts.full_jing_value)
     bahu = all(t.points == 0 for t in tallies.values())
     zheng, fu = jing_of(r.indicator)
     s.explanation.append(f"翻精 {r.indicator.zh}：正精 {zheng.zh}（2分），副精 {fu.zh}（1分）")
-    if r.false_win and opts["false_win_ends_round"] and r.win:
+    if r.false_win and opts.false_win_ends_round and r.win:
         raise RoundError("诈胡后本局已结束（false_win_ends_round），不能再有人胡牌", "a false win ended the round")
     if r.win:
         sc = best_win(r, bahu)
@@ -180,10 +180,10 @@ def settle_round(r: Round) -> Settlement:
         s.explanation += describe_win(s.win, sc.payments, METHOD_ZH[method])
         settles = {"jing", "gangjing", "gang", "follow"}
     else:
-        settles = set(DRAW_SETTLES[opts["draw_settlement"]])
-        if r.false_win and opts["false_win_ends_round"]:
+        settles = set(DRAW_SETTLES[opts.draw_settlement])
+        if r.false_win and opts.false_win_ends_round:
             settles = set()
-        s.explanation.append(f"流局：{_DRAW_ZH[opts['draw_settlement']]}")
+        s.explanation.append(f"流局：{_DRAW_ZH[opts.draw_settlement]}")
     s.jing = {seat: t.to_dict() for seat, t in tallies.items()}
     s.explanation += describe_jing(tallies, bajing, bahu)
     if "jing" in settles:
@@ -212,7 +212,7 @@ _DRAW_ZH = {
 def _extra_sets(r: Round, s: Settlement) -> list[str]:
     """暗精 (莲花) and extra 精 sets: scored like 精 (§8) from the tiles, each set on its own."""
     sets = [(t, "extra") for t, _ in r.extra_indicators]
-    if r.dark_indicator is not None and r.options["lianhua_dark_jing"]:
+    if r.dark_indicator is not None and r.options.lianhua_dark_jing:
         sets.append((r.dark_indicator, "dark"))
     notes = []
     for ind, label in sets:
@@ -221,7 +221,7 @@ def _extra_sets(r: Round, s: Settlement) -> list[str]:
             p = r.players[seat]
             if not p.has_tiles:
                 s.warnings.append(f"{SEAT_ZH[seat]}家没有给出牌，{ind.zh}这一套精按0计")
-        value_jing(tallies, r.options["full_jing_value"])
+        value_jing(tallies, r.options.full_jing_value)
         name = "暗精" if label == "dark" else "另一套精"
         notes.append(f"{name}（{ind.zh}）：" + "，".join(f"{SEAT_ZH[k]}{t.points}分" for k, t in tallies.items()))
         settle_jing(r, s, tallies, include_gangjing=False, label=label)

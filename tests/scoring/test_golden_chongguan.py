@@ -7,6 +7,7 @@ under each preset the case names; the test asserts the exact amounts and the rea
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -125,7 +126,7 @@ def test_robbed_kong_of_the_dealer_with_a_youjing_daqi_follows_the_formula() -> 
     opts = resolve_options("xingguo", case.get("options"))
     assert robbed_kong_payment(4, 1, False, "S", "E", "E", opts) == case["expected"]["payments"]["E"]
     for mode, amount in (("selfdraw_all_by_konger", 32), ("selfdraw_x2_all_by_konger", 64), ("konger_rate_x3", 48)):
-        assert robbed_kong_payment(4, 1, False, "S", "E", "E", {**opts, "qianggang": mode}) == amount
+        assert robbed_kong_payment(4, 1, False, "S", "E", "E", replace(opts, qianggang=mode)) == amount
 
 
 # ---- 精计子 ------------------------------------------------------------------------------------
@@ -203,7 +204,7 @@ def test_four_seat_jing_net(case: dict[str, Any], preset: str) -> None:
 @pytest.mark.parametrize(("case", "preset"), _params(("draw",)))
 def test_draw_settlement(case: dict[str, Any], preset: str) -> None:
     exp = case["expected"]
-    assert resolve_options(preset, None)["draw_settlement"] == exp["draw_settlement"]
+    assert resolve_options(preset, None).draw_settlement == exp["draw_settlement"]
     s = _settle(case, preset)
     assert s["win"] is None
     for comp, deltas in exp["components"].items():

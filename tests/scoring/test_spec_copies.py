@@ -51,11 +51,11 @@ def test_options_the_spec_gives_one_default_have_it_in_every_preset() -> None:
     pairs = re.findall(r"`(\w+) = (\w+)`", para)
     assert len(pairs) >= 8
     for name, value in pairs:
-        assert {p: o[name] for p, o in PRESETS.items()} == dict.fromkeys(PRESETS, _spec_value(value)), name
+        assert {p: getattr(o, name) for p, o in PRESETS.items()} == dict.fromkeys(PRESETS, _spec_value(value)), name
 
 
 @needs_shared
 def test_gangjing_plus_kong_pay_is_true_where_the_spec_says() -> None:
     spec = (SHARED / "chongguan.md").read_text("utf-8")
     assert "`yongfeng` sets `gangjing_plus_kong_pay = true`" in spec
-    assert {p for p, o in PRESETS.items() if o["gangjing_plus_kong_pay"]} == {"yongfeng"}
+    assert {p for p, o in PRESETS.items() if o.gangjing_plus_kong_pay} == {"yongfeng"}
