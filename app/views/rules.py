@@ -1,81 +1,72 @@
-"""规则: the table's preset, every option of the spec, and the value of one 子 (saved per table)."""
+"""规则: the table's preset, every option of the spec, and the value of one 子 (saved per table).
+
+Widgets only: the options, their labels and the label of every value come from the typed options
+(`scoring.chongguan.presets.ChongguanOptions`); what is stored is what the player changed from the
+chosen preset (`scoring.options.overrides_of`). The option widgets are keyed by the preset, so
+choosing another preset shows that preset's values, not the ones left on screen.
+"""
 
 from __future__ import annotations
 
-import json
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
 
 from app.views.common import current_table, get_ledger, lang, tr
-from scoring.systems import CHONGGUAN_PRESETS, SYSTEM_ZH
+from scoring.chongguan.presets import OPTIONS, PRESETS, XINGGUO, ChongguanOptions, resolve_options
+from scoring.errors import RoundError
+from scoring.options import OptionSpec, overrides_of, specs
+from scoring.systems import SYSTEM_ZH
 
 
-def presets() -> dict[str, dict[str, Any]]:
-    """`scoring.chongguan.presets.PRESETS` ({preset: {option: value}}), or the names alone until it lands."""
+def stored_options(rules: str, overrides: dict[str, Any]) -> ChongguanOptions:
+    """The table's options: its preset with its stored overrides (a stale override is dropped with a warning)."""
     try:
-        from scoring.chongguan.presets import PRESETS
-
-        return {k: dict(v) for k, v in PRESETS.items()}
-    except ImportError:
-        return {name: {} for name in CHONGGUAN_PRESETS}
-
-
-def option_info() -> dict[str, Any]:
-    try:
-        from scoring.chongguan.presets import OPTION_INFO
-
-        return dict(OPTION_INFO)
-    except ImportError:
-        return {}
+        return resolve_options(rules, overrides)
+    except RoundError as exc:
+        st.warning(exc.zh if lang() == "zh" else exc.en)
+        return PRESETS[rules]
 
 
-def option_label(name: str, info: Any) -> str:
-    """The option's Chinese label (English or its name in English mode)."""
-    if isinstance(info, str):
-        return info
-    if isinstance(info, dict):
-        keys = ("zh", "label", "label_zh", "name") if lang() == "zh" else ("en", "label_en", "zh", "label")
-        for k in keys:
-            if info.get(k):
-                return f"{info[k]}"
-    for attr in ("zh", "label"):
-        if getattr(info, attr, None):
-            return str(getattr(info, attr))
-    return name
+def differences(preset: str) -> str:
+    """What the preset changes from 兴国, in words ("跟庄：只算第一轮；…")."""
+    changed = overrides_of(XINGGUO, PRESETS[preset])
+    zh = lang() == "zh"
+    parts = [f"{OPTIONS[n].zh if zh else OPTIONS[n].en}：{OPTIONS[n].label(getattr(PRESETS[preset], n), lang())}"
+             for n in changed]
+    if not parts:
+        return "与兴国相同" if zh else "the same as 兴国"
+    return ("与兴国不同：" if zh else "differs from 兴国: ") + "；".join(parts)
 
 
-def option_choices(info: Any) -> list[Any]:
-    """The allowed values an OPTION_INFO entry lists (choices/values/options), or []."""
-    for k in ("choices", "values", "options", "allowed"):
-        found = info.get(k) if isinstance(info, dict) else getattr(info, k, None)
-        if isinstance(found, (list, tuple)) and found:
-            return list(found)
-        if isinstance(found, dict) and found:
-            return list(found)
-    return []
-
-
-def option_widget(name: str, default: Any, current: Any, label: str, choices: list[Any] | None = None) -> Any:
-    """A widget fitting the option's value type (a choice list → selectbox); returns the chosen value."""
-    key = f"opt_{name}"
-    if choices:
-        options = choices if current in choices else [current, *choices]
-        return st.selectbox(label, options, index=options.index(current), key=key, help=name)
-    if isinstance(default, bool):
-        return st.checkbox(label, bool(current), key=key, help=name)
-    if isinstance(default, int):
-        return int(st.number_input(label, value=int(current), step=1, key=key, help=name))
-    if isinstance(default, float):
-        return float(st.number_input(label, value=float(current), key=key, help=name))
-    if isinstance(default, str):
-        return st.text_input(label, str(current), key=key, help=name)
-    text = st.text_input(label, json.dumps(current, ensure_ascii=False), key=key, help=name)
-    try:
-        return json.loads(text)
-    except ValueError:
-        st.error(tr("bad_json", msg=name))
-        return current
+def option_widget(spec: OptionSpec, current: Any, key: str) -> Any:
+    """One option's widget (its label and every value in the session's language); returns the chosen value."""
+    zh = lang() == "zh"
+    label = spec.zh if zh else spec.en
+    hint = f"`{spec.name}` · chongguan.md {spec.section}"
+    if spec.kind == "bool":
+        return st.checkbox(label, bool(current), key=key, help=hint)
+    if spec.kind == "choice":
+        choices = list(spec.choices)
+        return st.selectbox(label, choices, index=choices.index(current), key=key, help=hint,
+                            format_func=lambda v: spec.label(v, lang()))
+    if spec.kind == "int":
+        return int(st.number_input(label, min_value=0, value=int(current), step=1, key=key, help=hint))
+    if spec.kind == "int_or_none":
+        got = st.number_input(label, min_value=0, value=current, step=1, key=key, help=hint,
+                              placeholder=spec.label(None, lang()))
+        return None if got is None else int(got)
+    assert spec.record is not None
+    parts = specs(spec.record)
+    st.markdown(f"**{label}**", help=hint)
+    cols = st.columns(len(parts))
+    chosen = {}
+    for col, (name, part) in zip(cols, parts.items(), strict=True):
+        with col:
+            chosen[name] = int(st.number_input(part.zh if zh else part.en, min_value=0, value=getattr(current, name),
+                                               step=1, key=f"{key}_{name}"))
+    return replace(current, **chosen)
 
 
 def render() -> None:
@@ -85,8 +76,7 @@ def render() -> None:
         return
     table = current_table(ledger)
     st.title(f"{tr('page_rules')} · {table.name}")
-    all_presets = presets()
-    names = list(all_presets)
+    names = list(PRESETS)
     if table.rules not in names:
         names.append(table.rules)
     preset = st.selectbox(
@@ -97,18 +87,18 @@ def render() -> None:
         key=f"preset_{table.id}",
     )
     unit = int(st.number_input(tr("unit"), min_value=1, value=int(table.unit), step=1, key=f"unit_{table.id}"))
-    base = all_presets.get(preset, {})
-    info = option_info()
     st.subheader(tr("options"))
-    chosen: dict[str, Any] = {}
-    for name, default in base.items():
-        current = table.options.get(name, default) if preset == table.rules else default
-        entry = info.get(name)
-        chosen[name] = option_widget(name, default, current, option_label(name, entry), option_choices(entry))
-    if not base:
+    overrides: dict[str, Any] = {}
+    if preset in PRESETS:
+        base = PRESETS[preset]
+        shown = stored_options(preset, table.options) if preset == table.rules else base
+        st.caption(differences(preset))
+        chosen = {name: option_widget(spec, getattr(shown, name), f"opt_{table.id}_{preset}_{name}")
+                  for name, spec in OPTIONS.items()}
+        overrides = overrides_of(base, replace(base, **chosen))
+    else:
         st.caption("—")
     if st.button(tr("save"), type="primary", key="rules_save"):
-        overrides = {k: v for k, v in chosen.items() if v != base.get(k)}
         ledger.set_rules(table.id, preset, overrides, unit)
         st.success(tr("rules_saved"))
 
