@@ -35,6 +35,7 @@ SCHEMA_VERSION = 1
 LEDGER_FILENAME = "ledger.sqlite3"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 ENV_DATA_DIR = "JINGSUAN_DATA_DIR"
+DATA_DIR_LOCK_ENV = "JINGSUAN_DATA_DIR_LOCKED"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -89,8 +90,18 @@ def read_settings() -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def data_dir_locked() -> bool:
+    """True when served on the LAN: the data folder is the laptop's choice (`jingsuan app --data-dir`)."""
+    return os.environ.get(DATA_DIR_LOCK_ENV) == "1"
+
+
 def save_data_dir_setting(folder: str | Path | None) -> None:
-    """Remember `folder` as the data folder (None forgets it)."""
+    """Remember `folder` as the data folder (None forgets it); refused while served on the LAN."""
+    if data_dir_locked():
+        raise LedgerError(
+            "局域网服务时不能在网页里改数据文件夹；请在电脑上用 jingsuan app --data-dir",
+            "the data folder cannot be changed from a browser while served on the LAN; use jingsuan app --data-dir",
+        )
     settings = read_settings()
     if folder:
         settings["data_dir"] = str(Path(folder).expanduser())

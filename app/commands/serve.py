@@ -1,9 +1,11 @@
 """`jingsuan app [--host H] [--port P] [--https]`: serve the Streamlit app on the LAN.
 
-Prints the address and a QR code (segno) to open it on a phone.  Beyond localhost an access
-code is required; it is part of the QR link (`?code=...`) and kept in the data folder so the
-link stays valid across restarts.  `--https` makes a self-signed certificate (openssl, or the
-`cryptography` package when installed) so that phones allow the camera widget.
+Prints the address and a QR code (segno) to open it on a phone.  Beyond localhost every request
+passes the access gate (app/gate.py): the QR link (`/gate?code=...`) sets a signed cookie; the
+code is kept in the data folder (0600) so the link stays valid across restarts.  Codes under 8
+characters or outside ASCII are refused.  `--https` makes a self-signed certificate (openssl, or
+the `cryptography` package when installed) so that phones allow the camera widget.  Nothing is
+asked of the internet: Streamlit's banner (which looks up the external IP) is off.
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlencode
 
 HELP = "启动网页应用（局域网内用手机打开） / serve the app on the LAN"
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 MAIN = Path(__file__).resolve().parents[1] / "main.py"
+ASGI = Path(__file__).resolve().parents[1] / "server" / "asgi.py"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,27 +56,32 @@ def lan_address() -> str:
 
 
 def access_code(data_dir: Path, given: str | None) -> str:
-    """The table's access code: `given`, else the one saved in the data folder, else a new one (saved)."""
-    if given:
-        return given
+    """The table's access code: `given`, else the one saved in the data folder, else a new one (saved, 0600).
+
+    A weak code (under 8 characters, not ASCII) raises AccessCodeError; a weak saved one is replaced.
+    """
+    from app.gate import check_access_code, write_private
+
+    if given is not None:
+        return check_access_code(given)
     path = data_dir / "access_code.txt"
     try:
         saved = path.read_text(encoding="utf-8").strip()
-    except OSError:
-        saved = ""
-    if saved:
+        check_access_code(saved)
+        path.chmod(0o600)
         return saved
-    code = secrets.token_urlsafe(6)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    path.write_text(code + "\n", encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        pass
+    code = secrets.token_urlsafe(9)
+    write_private(path, code + "\n")
     return code
 
 
 def app_url(host: str, port: int, https: bool, code: str | None) -> str:
-    """The link to open on a phone."""
+    """The link to open on a phone: the gate with the code, which sets the cookie and opens the app."""
     shown = lan_address() if host in ("0.0.0.0", "::") else host
     url = f"{'https' if https else 'http'}://{shown}:{port}/"
-    return f"{url}?code={code}" if code else url
+    return f"{url}gate?{urlencode({'code': code})}" if code else url
 
 
 def make_self_signed_cert(folder: Path, host: str) -> tuple[Path, Path]:
@@ -128,11 +137,13 @@ def _cert_with_cryptography(cert: Path, key: Path, host: str) -> None:
 
 
 def streamlit_command(host: str, port: int, cert: tuple[Path, Path] | None) -> list[str]:
-    """`python -m streamlit run app/main.py` with offline, headless flags."""
+    """`python -m streamlit run app/server/asgi.py` with offline, headless flags and no error details."""
     cmd = [
-        sys.executable, "-m", "streamlit", "run", str(MAIN),
+        sys.executable, "-m", "streamlit", "run", str(ASGI),
         "--server.address", host, "--server.port", str(port), "--server.headless", "true",
         "--browser.gatherUsageStats", "false", "--global.developmentMode", "false",
+        "--logger.hideWelcomeMessage", "true", "--client.showErrorDetails", "none",
+        "--server.enableCORS", "true", "--server.enableXsrfProtection", "true",
     ]  # fmt: skip
     if cert:
         cmd += ["--server.sslCertFile", str(cert[0]), "--server.sslKeyFile", str(cert[1])]
@@ -140,16 +151,26 @@ def streamlit_command(host: str, port: int, cert: tuple[Path, Path] | None) -> l
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.ledger import ENV_DATA_DIR, default_data_dir
+    from app.gate import AccessCodeError
+    from app.ledger import DATA_DIR_LOCK_ENV, ENV_DATA_DIR, default_data_dir
 
     env = dict(os.environ)
     if args.data_dir:
         env[ENV_DATA_DIR] = str(Path(args.data_dir).expanduser())
         os.environ[ENV_DATA_DIR] = env[ENV_DATA_DIR]
     data_dir = default_data_dir()
-    code = access_code(data_dir, args.access_code) if needs_access_code(args.host) else None
+    try:
+        code = access_code(data_dir, args.access_code) if needs_access_code(args.host) else None
+    except AccessCodeError as exc:
+        print(f"{exc.zh} ({exc.en})", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"无法保存访问码 (cannot save the access code): {exc}", file=sys.stderr)
+        return 2
     if code:
         env["JINGSUAN_ACCESS_CODE"] = code
+        env[ENV_DATA_DIR] = str(data_dir)  # the laptop's folder: no phone can move the ledger
+        env[DATA_DIR_LOCK_ENV] = "1"
     else:
         env.pop("JINGSUAN_ACCESS_CODE", None)
     if args.models:
@@ -169,7 +190,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"账本 / ledger: {data_dir}")
     if cert:
         print("自签名证书：手机上第一次打开时请选择“继续访问”。 (self-signed certificate: accept it once)")
-    if not args.no_qr:
+    if not needs_access_code(args.host):
+        print("只在这台电脑上可用：手机打不开这个地址，要用手机请去掉 --host。"
+              " (this laptop only: a phone cannot open this address; drop --host to serve the LAN)")
+    elif not args.no_qr:
         import segno
 
         segno.make(url, error="m").terminal(compact=True)

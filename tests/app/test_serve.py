@@ -11,7 +11,12 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from app.commands.serve import access_code, app_url, make_self_signed_cert, needs_access_code, streamlit_command
+from app.gate import AccessCodeError
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_access_code_only_beyond_localhost() -> None:
@@ -21,22 +26,40 @@ def test_access_code_only_beyond_localhost() -> None:
     assert needs_access_code("192.168.1.20")
 
 
-def test_access_code_is_kept_across_restarts(tmp_path: Path) -> None:
+def test_access_code_is_kept_across_restarts_and_private(tmp_path: Path) -> None:
     first = access_code(tmp_path, None)
-    assert len(first) >= 6
+    assert len(first) >= 8
     assert access_code(tmp_path, None) == first
-    assert access_code(tmp_path, "abc") == "abc"
+    assert (tmp_path / "access_code.txt").stat().st_mode & 0o077 == 0
+    assert access_code(tmp_path, "abcdefgh") == "abcdefgh"
+
+
+def test_weak_codes_are_refused_at_start(tmp_path: Path) -> None:
+    for weak in ["2468", "麻将麻将麻将麻将麻将"]:
+        with pytest.raises(AccessCodeError):
+            access_code(tmp_path, weak)
+    (tmp_path / "access_code.txt").write_text("2468\n")
+    assert len(access_code(tmp_path, None)) >= 8  # a weak saved code is replaced
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli", "app", "--access-code", "2468", "--data-dir", str(tmp_path), "--no-qr"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "8" in result.stderr and not result.stdout
 
 
 def test_link_carries_the_code_and_scheme() -> None:
-    assert app_url("192.168.1.5", 8501, False, "xyz") == "http://192.168.1.5:8501/?code=xyz"
+    assert app_url("192.168.1.5", 8501, False, "xyz-code") == "http://192.168.1.5:8501/gate?code=xyz-code"
+    assert app_url("192.168.1.5", 8501, False, "a+b/c&d=") == "http://192.168.1.5:8501/gate?code=a%2Bb%2Fc%26d%3D"
     assert app_url("127.0.0.1", 9000, True, None) == "https://127.0.0.1:9000/"
 
 
-def test_streamlit_runs_offline_and_headless() -> None:
+def test_streamlit_runs_offline_headless_behind_the_gate() -> None:
     cmd = streamlit_command("0.0.0.0", 8501, None)
     assert cmd[cmd.index("--browser.gatherUsageStats") + 1] == "false"
     assert cmd[cmd.index("--server.headless") + 1] == "true"
+    assert cmd[cmd.index("--client.showErrorDetails") + 1] == "none"
+    assert cmd[cmd.index("run") + 1].endswith("asgi.py")
 
 
 def test_self_signed_certificate_is_made_once(tmp_path: Path) -> None:
@@ -55,7 +78,7 @@ def free_port() -> int:
 
 def test_jingsuan_app_serves_and_prints_the_address(tmp_path: Path) -> None:
     port = free_port()
-    root = Path(__file__).resolve().parents[2]
+    root = ROOT
     proc = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "app", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(tmp_path)],
         cwd=root,
@@ -69,6 +92,7 @@ def test_jingsuan_app_serves_and_prints_the_address(tmp_path: Path) -> None:
         assert proc.stdout is not None
         first = proc.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in first and "code=" not in first
+        assert "手机打不开" in proc.stdout.readline() + proc.stdout.readline()  # no QR a phone cannot open
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
