@@ -1,0 +1,96 @@
+"""The ImageNet-pretrained backbone of the crop classifier: packaged weights, offline, key for key."""
+
+from __future__ import annotations
+
+import socket
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")  # the `train` extra
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    """Any attempt to open a network connection fails the test."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the packaged weights must load without network access")
+
+    monkeypatch.setattr(socket, "socket", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+
+
+def test_imagenet_weights_come_from_the_installed_package_without_network(no_network):
+    from vision.training.backbone import pretrained_lite0, weights_path
+
+    path = weights_path()
+    assert "site-packages" in str(path) and path.name.startswith("efficientnet-lite0") and path.stat().st_size > 10e6
+    model = pretrained_lite0()  # strict: every key of the state dict has a parameter of the same shape
+    assert sum(p.numel() for p in model.parameters()) == pytest.approx(4.65e6, rel=0.01)
+
+
+def test_the_model_definition_has_the_layer_shapes_of_the_packaged_weights():
+    from vision.training.backbone import EfficientNetLite0, imagenet_state_dict
+
+    state = imagenet_state_dict()
+    ours = EfficientNetLite0().state_dict()
+    assert set(state) == set(ours)
+    assert {k: tuple(v.shape) for k, v in state.items()} == {k: tuple(v.shape) for k, v in ours.items()}
+    assert tuple(state["_conv_stem.weight"].shape) == (32, 3, 3, 3)
+    assert tuple(state["_blocks.15._project_conv.weight"].shape) == (320, 1152, 1, 1)
+    assert tuple(state["_conv_head.weight"].shape) == (1280, 320, 1, 1)
+    assert tuple(state["_fc.weight"].shape) == (1000, 1280)
+    kernels = [state[f"_blocks.{i}._depthwise_conv.weight"].shape[-1] for i in range(16)]
+    assert kernels == [3, 3, 3, 5, 5, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 3]
+
+
+def test_the_pretrained_weights_know_a_bus_when_they_see_one():
+    """ultralytics' sample photo of a bus: ImageNet's minibus (654), trolleybus (874) or school bus (779)."""
+    cv2 = pytest.importorskip("cv2")
+    from pathlib import Path
+
+    ultralytics = pytest.importorskip("ultralytics")
+    from vision.training.backbone import pretrained_lite0
+
+    bgr = cv2.imread(str(Path(ultralytics.__file__).parent / "assets" / "bus.jpg"))
+    h, w = bgr.shape[:2]
+    s = min(h, w)
+    square = bgr[(h - s) // 2 : (h - s) // 2 + s, (w - s) // 2 : (w - s) // 2 + s, ::-1]
+    x = (cv2.resize(square, (224, 224), interpolation=cv2.INTER_AREA).astype(np.float32) - 127.5) / 127.5
+    with torch.no_grad():
+        logits = pretrained_lite0().eval()(torch.from_numpy(np.ascontiguousarray(x.transpose(2, 0, 1)))[None])
+    assert int(logits.argmax()) in {654, 779, 874}
+
+
+def test_the_tile_net_gives_36_logits_and_a_1280_d_embedding_and_keeps_frozen_blocks_still():
+    from vision.training.tile_net import build_tile_net
+
+    model = build_tile_net()
+    frozen = model.backbone._blocks[0]._depthwise_conv.weight.clone()
+    stats = model.backbone._bn0.running_mean.clone()
+    model.train()
+    opt = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.1)
+    logits, emb = model(torch.randn(4, 3, 64, 48))
+    assert tuple(logits.shape) == (4, 36) and tuple(emb.shape) == (4, 1280)
+    torch.nn.functional.cross_entropy(logits, torch.tensor([0, 1, 2, 35])).backward()
+    opt.step()
+    assert torch.equal(model.backbone._blocks[0]._depthwise_conv.weight, frozen)
+    assert torch.equal(model.backbone._bn0.running_mean, stats)
+    assert model.backbone._blocks[0]._depthwise_conv.weight.grad is None
+    assert float(model.backbone._blocks[10]._project_conv.weight.grad.abs().sum()) > 0
+
+
+def test_the_exported_tile_net_drops_in_for_the_reader_and_exposes_its_embedding(tmp_path):
+    pytest.importorskip("onnx")
+    from vision.reader.classifier import CROP_H, CROP_W, TileClassifier
+    from vision.training.tile_net import build_tile_net, export_tile_net
+
+    model = build_tile_net(pretrained=False)
+    path = export_tile_net(model, tmp_path / "cls.onnx")
+    reader = TileClassifier(path)
+    crops = np.random.default_rng(0).integers(0, 255, (3, CROP_H, CROP_W, 3), dtype=np.uint8)
+    probs = reader(crops)
+    assert probs.shape == (3, 36) and np.allclose(probs.sum(axis=1), 1, atol=1e-5)
+    assert [o.name for o in reader.session.get_outputs()] == ["logits", "embedding"]

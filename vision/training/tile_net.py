@@ -1,0 +1,121 @@
+"""Fine-tune the ImageNet-pretrained crop classifier (`vision.training.backbone.TileNet`) on tile crops.
+
+The crop sets, augmentation and int8 quantisation are those of `vision.training.classifier`; what
+differs is the network (EfficientNet-Lite0, its first blocks kept at their ImageNet weights) and the
+exported graph: two outputs, ``logits`` (what `vision.reader.classifier.TileClassifier` reads, so the
+file drops in for the shipped one) and ``embedding`` (the pooled penultimate feature that the
+per-table correction memory keeps).  The last epoch is kept, not the best on `valid`: `valid` holds
+the unseen shoots the candidate is judged on (`bench/unseen_sources.py`).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.reader.classifier import CLASSIFIER_NAMES, CROP_H, CROP_W, STD, to_blob
+from vision.training.classifier import CALIBRATION_CROPS, CropSet, augment, quantize_classifier
+
+#: Stem and MBConv blocks kept at their ImageNet weights: the high-resolution blocks cost most of
+#: the backward pass on a CPU and learn generic edges that need no tile-specific tuning.
+FROZEN_BLOCKS = 3
+#: The reader's blob is (x − 0.5) / 0.25; the TensorFlow Lite0 weights expect (x − 0.5) / 0.5.
+INPUT_SCALE = float(STD[0] / 0.5)
+
+
+def build_tile_net(pretrained: bool = True, frozen_blocks: int = FROZEN_BLOCKS):  # -> TileNet
+    """A 36-way TileNet on the packaged ImageNet weights, with its first `frozen_blocks` blocks frozen."""
+    from vision.training.backbone import tile_net
+
+    model = tile_net(len(CLASSIFIER_NAMES), pretrained=pretrained, input_scale=INPUT_SCALE)
+    if frozen_blocks:
+        model.freeze_early(frozen_blocks)
+    return model
+
+
+def crop_accuracy(model, data: CropSet, batch: int = 256) -> float:  # noqa: ANN001 - torch module
+    """Top-1 accuracy of a TileNet on `data` (0 when empty)."""
+    import torch
+
+    if len(data.y) == 0:
+        return 0.0
+    model.eval()
+    right = 0
+    with torch.no_grad():
+        for i in range(0, len(data.y), batch):
+            logits, _ = model(torch.from_numpy(to_blob(data.x[i : i + batch])))
+            right += int((logits.argmax(1).numpy() == data.y[i : i + batch]).sum())
+    return right / len(data.y)
+
+
+def train_tile_net(train: CropSet, valid: CropSet | None, out_onnx: str | Path, epochs: int = 5,
+                   batch: int = 128, lr: float = 1e-3, minutes: float | None = None, seed: int = 0,
+                   frozen_blocks: int = FROZEN_BLOCKS, log=print,  # noqa: ANN001 - print-like
+                   quantize: bool = True) -> dict[str, float]:
+    """AdamW + one-cycle LR from the ImageNet weights; the last epoch exported as int8 ONNX (the float
+    graph beside it as ``.fp32.onnx``) and its weights as ``.pt``; returns figures.  `minutes` stops
+    early (the LR schedule is sized for `epochs`, so a stopped run ends at a higher LR)."""
+    import torch
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    model = build_tile_net(frozen_blocks=frozen_blocks)
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(params, lr=lr, weight_decay=1e-4)
+    steps = epochs * int(np.ceil(len(train.y) / batch))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    start = time.time()
+    figures: dict[str, float] = {}
+    for epoch in range(epochs):
+        model.train()
+        order = rng.permutation(len(train.y))
+        total = 0.0
+        for i in range(0, len(order), batch):
+            idx = order[i : i + batch]
+            xb = torch.from_numpy(to_blob(augment(train.x[idx], rng, train.y[idx])))
+            opt.zero_grad()
+            loss = loss_fn(model(xb)[0], torch.from_numpy(train.y[idx]))
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        acc = crop_accuracy(model, valid) if valid is not None else 0.0
+        figures[f"valid_acc_epoch{epoch + 1}"] = acc
+        log(f"epoch {epoch + 1}/{epochs} loss {total / len(order):.3f} valid acc {acc:.4f} ({time.time() - start:.0f} s)")
+        out = Path(out_onnx)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        torch.save(model.state_dict(), str(out.with_suffix(".pt")))  # each epoch: a stopped run keeps its weights
+        if minutes and time.time() - start > minutes * 60:
+            log("time budget reached")
+            break
+    out = Path(out_onnx)
+    if quantize:
+        float_onnx = export_tile_net(model, out.with_suffix(".fp32.onnx"))
+        pick = np.random.default_rng(seed).permutation(len(train.y))[:CALIBRATION_CROPS]
+        quantize_classifier(float_onnx, out, train.x[np.sort(pick)])
+    else:
+        export_tile_net(model, out)
+    figures.update(train_crops=float(len(train.y)), seconds=time.time() - start)
+    return figures
+
+
+def export_tile_net(model, out_onnx: str | Path) -> Path:  # noqa: ANN001 - torch module
+    """ONNX graph (N × 3 × CROP_H × CROP_W → ``logits``, ``embedding``), class names in the metadata."""
+    import onnx
+    import torch
+
+    out = Path(out_onnx)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    model.eval()
+    torch.onnx.export(model, torch.zeros(1, 3, CROP_H, CROP_W), str(out), input_names=["crops"],
+                      output_names=["logits", "embedding"], opset_version=17, dynamo=False,
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}})
+    m = onnx.load(str(out))
+    for key, value in {"names": ",".join(CLASSIFIER_NAMES), "backbone": "efficientnet-lite0 (ImageNet)"}.items():
+        entry = m.metadata_props.add()
+        entry.key, entry.value = key, value
+    onnx.save(m, str(out))
+    return out
