@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from scoring.tiles import tile
-from vision.dataset_store import DatasetStore, DuplicateExampleError, LabeledBox
-from vision.detection import CLASS_NAMES
+from vision.datasets.store import DatasetStore, DuplicateExampleError, LabeledBox
+from vision.reader.detection import CLASS_NAMES
 
 #: Widest canvas (CSS pixels) that fits the app's centred layout.
 CANVAS_WIDTH = 700
@@ -240,7 +240,7 @@ def save_score_example(
 
 def unboxed_tiles(boxes: Sequence[LabeledBox], found: Sequence[tuple[tuple[float, float, float, float], str]]) -> list[LabeledBox]:
     """Tiles a finder sees (box, tile code) that none of `boxes` covers, as new boxes for the labeller to check."""
-    from vision.unlabelled import unlabelled_tiles
+    from vision.datasets.unlabelled import unlabelled_tiles
 
     missing = set(unlabelled_tiles([(b.x1, b.y1, b.x2, b.y2) for b in boxes], [f for f, _ in found]))
     return [LabeledBox(*f, tile) for f, tile in found if f in missing]

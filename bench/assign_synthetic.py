@@ -2,7 +2,7 @@
 
     python bench/assign_synthetic.py [N]
 
-Renders N random winning 冲关 hands with `vision.synth.render_layout` (the indicator alone in a row
+Renders N random winning 冲关 hands with `vision.training.synth.render_layout` (the indicator alone in a row
 above, the hand with the winning tile set apart, the melds in a row below: claimed tiles sideways,
 concealed kongs with two backs), then assigns roles from
 
@@ -32,8 +32,8 @@ if str(ROOT) not in sys.path:
 from scoring import RoundError, settle  # noqa: E402
 from scoring.errors import JingsuanError  # noqa: E402
 from scoring.tiles import CODES, format_tiles, parse_tiles  # noqa: E402
-from vision.assign import Assignment, assign  # noqa: E402
-from vision.detection import Detection  # noqa: E402
+from vision.reader.detection import Detection  # noqa: E402
+from vision.reader.layout import Assignment, assign  # noqa: E402
 
 SUITED = [(s * 9 + r, s * 9 + r + 1, s * 9 + r + 2) for s in range(3) for r in range(7)]
 HONOR = [(27, 28, 29), (27, 28, 30), (27, 29, 30), (28, 29, 30), (31, 32, 33)]
@@ -276,7 +276,7 @@ def score_one(score: Score, scene: Any, lay: Layout, dets: list[Detection], matc
 
 def render(lay: Layout, rng: random.Random) -> Any:
     """The layout drawn with a random KDE tileset and tile height (the figures in docs/detector.md are on KDE art)."""
-    from vision.synth.render import KDE_TILESETS, render_layout
+    from vision.training.synth.render import KDE_TILESETS, render_layout
 
     return render_layout(lay.rows, tile_height=rng.randint(40, 90), tileset=rng.choice(KDE_TILESETS),
                          rng=np.random.default_rng(rng.randrange(2**31)))
@@ -307,7 +307,7 @@ def run_gt(n: int, seed: int = 0, tilt: float = 0.0, jitter: float = 0.0) -> Sco
 
 def run_detector(n: int, model: Path, seed: int = 0) -> Score:
     """The same figures from `vision.detect` on the rendered images."""
-    from vision.detector import detect
+    from vision.reader.detector import detect
 
     rng = random.Random(seed)
     score = Score()

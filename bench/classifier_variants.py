@@ -1,7 +1,7 @@
 """Compare crop classifiers (and their reading settings) end to end on one labelled split, from cached
 detector boxes: the YOLO stage runs once per photo, then each variant re-runs only the second stage
 (`TileDetector._classify`: crop, classify, box^⅔ × class^⅓, covered-box rules) and is scored by
-`vision.evaluate.evaluate` exactly as `jingsuan eval` scores the whole reader.
+`vision.training.evaluate.evaluate` exactly as `jingsuan eval` scores the whole reader.
 
     python bench/classifier_variants.py runs/data/cmd-v4/valid \
         models/tile_classifier.onnx runs/cls/candidate.onnx [--margin 0.12] [--no-second-look]
@@ -26,9 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 def cached_boxes(split: Path, detector_onnx: Path, cache: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """{image name: (boxes, box scores)} of the YOLO stage at the floor `jingsuan eval` uses (conf 0.001)."""
-    from vision.detector import TileDetector
-    from vision.evaluate import image_files
-    from vision.image import load_image
+    from vision.datasets.yolo import image_files
+    from vision.reader.detector import TileDetector
+    from vision.reader.image import load_image
 
     key = f"{split.resolve()}|{detector_onnx.resolve()}|{detector_onnx.stat().st_mtime_ns}"
     if cache.is_file():
@@ -47,9 +47,9 @@ def cached_boxes(split: Path, detector_onnx: Path, cache: Path) -> dict[str, tup
 
 def score_variant(split: Path, boxes: dict, detector_onnx: Path, classifier_onnx: Path, confs: list[float]) -> list[dict]:
     """End-to-end figures of one classifier over the cached boxes, one row per threshold."""
-    from vision.detector import TileDetector
-    from vision.evaluate import evaluate
-    from vision.image import load_image
+    from vision.reader.detector import TileDetector
+    from vision.reader.image import load_image
+    from vision.training.evaluate import evaluate
 
     reader = TileDetector(detector_onnx, classifier=classifier_onnx)
     cache: dict[str, list] = {}
@@ -75,12 +75,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("classifiers", type=Path, nargs="+")
     ap.add_argument("--detector", type=Path, default=ROOT / "models" / "tiles.onnx")
     ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "cache" / "valid_boxes.pkl")
-    ap.add_argument("--margin", type=float, help="crop margin to read at (default: vision.classifier.CROP_MARGIN)")
+    ap.add_argument("--margin", type=float, help="crop margin to read at (default: vision.reader.classifier.CROP_MARGIN)")
     ap.add_argument("--no-second-look", action="store_true", help="read every crop once")
     ap.add_argument("--conf", type=float, nargs="+", default=[0.2, 0.25, 0.3, 0.35])
     args = ap.parse_args(argv)
 
-    from vision import classifier as C
+    from vision.reader import classifier as C
 
     saved = C.CROP_MARGIN, C.SECOND_LOOK_BELOW
     try:  # the reading settings are module constants: set them for this run only

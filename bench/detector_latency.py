@@ -25,8 +25,8 @@ def main() -> int:
     ap.add_argument("--model", help="our ONNX model (default models/tiles.onnx)")
     args = ap.parse_args()
 
-    from vision.data import IMAGE_SUFFIXES
-    from vision.detector import get_detector
+    from vision.datasets.yolo import IMAGE_SUFFIXES
+    from vision.reader.detector import get_detector
 
     files = sorted(p for p in Path(args.photos).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)[: args.limit]
     if not files:

@@ -1,5 +1,5 @@
 """How the shipped reader does on tile art it never trained on: scenes rendered from the KDE
-`classic` set (`vision.synth.render.HELD_OUT_TILESETS`), beside the same layouts in a trained-on set.
+`classic` set (`vision.training.synth.render.HELD_OUT_TILESETS`), beside the same layouts in a trained-on set.
 
 The issue's second target — mAP50 ≥ 0.85 on real photos of other tile sets, tables and cameras — is
 measured on photos kept from us; this is the nearest check we can run: same scenes, same light and
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 def render_split(folder: Path, tileset: str, n: int, seed: int, perspective: float) -> Path:
     """`n` random scenes of `tileset` written as a YOLO split; the same layouts for the same seed."""
-    from vision.synth import random_scene, write_yolo_sample
+    from vision.training.synth import random_scene, write_yolo_sample
 
     rng = np.random.default_rng(seed)
     for i in range(n):
@@ -33,7 +33,7 @@ def render_split(folder: Path, tileset: str, n: int, seed: int, perspective: flo
 
 
 def main(argv: list[str] | None = None) -> int:
-    from vision.synth.render import HELD_OUT_TILESETS
+    from vision.training.synth.render import HELD_OUT_TILESETS
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("n", type=int, nargs="?", default=60, help="scenes per tile set")
@@ -45,8 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--classifier", help="crop classifier ONNX (default: tile_classifier.onnx beside the detector)")
     args = ap.parse_args(argv)
 
-    from vision.detector import DEFAULT_MODEL, TileDetector
-    from vision.evaluate import evaluate
+    from vision.reader.detector import DEFAULT_MODEL, TileDetector
+    from vision.training.evaluate import evaluate
 
     det = TileDetector(args.model or DEFAULT_MODEL, classifier=args.classifier)
     with tempfile.TemporaryDirectory() as tmp:

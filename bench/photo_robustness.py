@@ -66,7 +66,7 @@ def _jpeg(quality: int) -> Change:
 
 def _motion_blur(length: int) -> Change:
     def change(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        from vision.synth.camera import motion_blur
+        from vision.training.synth.camera import motion_blur
 
         return motion_blur(img, length, 0.0)
 
@@ -91,7 +91,7 @@ def changed_split(src: Path, dst: Path, change: Change | None, limit: int, seed:
     """The first `limit` photos of the YOLO split `src` changed by `change`, with their labels, in `dst`."""
     import cv2
 
-    from vision.evaluate import image_files, label_file
+    from vision.datasets.yolo import image_files, label_file
 
     rng = np.random.default_rng(seed)
     (dst / "images").mkdir(parents=True)
@@ -126,8 +126,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"unknown change(s): {', '.join(unknown)}; known: {', '.join(CHANGES)}", file=sys.stderr)
         return 2
 
-    from vision.detector import DEFAULT_MODEL, TileDetector
-    from vision.evaluate import evaluate
+    from vision.reader.detector import DEFAULT_MODEL, TileDetector
+    from vision.training.evaluate import evaluate
 
     det = TileDetector(args.model or DEFAULT_MODEL, classifier=args.classifier)
     base = None

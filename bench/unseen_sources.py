@@ -1,6 +1,6 @@
 """How the shipped reader does on the `valid` photos of shoots no training photo comes from.
 
-CMD v4's `valid` holds two shoots of which `train` has no photo at all (`vision.data.unseen_families`:
+CMD v4's `valid` holds two shoots of which `train` has no photo at all (`vision.datasets.yolo.unseen_families`:
 photos named alike by one camera or app): 35 phone photos `IMG_27xx` of another tile set on a pink
 table, and 16 screenshots of a row of rendered tiles. They are the nearest we have to the issue's
 second target — real photos of other tile sets, tables and cameras — yet not independent: earlier
@@ -42,9 +42,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no train/ and valid/ under {source}", file=sys.stderr)
         return 2
 
-    from vision.data import import_yolo_dataset, unseen_families, write_split
-    from vision.detector import DEFAULT_MODEL, TileDetector
-    from vision.evaluate import evaluate, image_files
+    from vision.datasets.convert import import_yolo_dataset
+    from vision.datasets.yolo import image_files, unseen_families, write_split
+    from vision.reader.detector import DEFAULT_MODEL, TileDetector
+    from vision.training.evaluate import evaluate
 
     det = TileDetector(args.model or DEFAULT_MODEL, classifier=args.classifier)
     with tempfile.TemporaryDirectory() as tmp:

@@ -21,8 +21,8 @@ from pathlib import Path
 import cv2
 import yaml
 
-from vision.evaluate import image_files, label_file
-from vision.image import letterbox_geometry
+from vision.datasets.yolo import image_files, label_file
+from vision.reader.image import letterbox_geometry
 
 
 def shrink(image, long_side: int):  # type: ignore[no-untyped-def]

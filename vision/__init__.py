@@ -3,13 +3,13 @@
 Importing this package must never import torch or ultralytics (they live in the `train` extra).
 """
 
-from vision.detection import CLASS_NAMES, Detection
+from vision.reader.detection import CLASS_NAMES, Detection
 
 __all__ = ["CLASS_NAMES", "Detection", "detect"]
 
 
 def detect(image, **kwargs):  # type: ignore[no-untyped-def]
     """Detect tiles in a photo (path, bytes, PIL image or array) -> list[Detection]."""
-    from vision.detector import detect as _detect
+    from vision.reader.detector import detect as _detect
 
     return _detect(image, **kwargs)

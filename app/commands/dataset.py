@@ -49,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from scoring.errors import JingsuanError
-    from vision import dataset_store as ds
+    from vision.datasets import convert
+    from vision.datasets import store as ds
 
     try:
         store = ds.open_dataset(args.name, args.root)
@@ -62,15 +63,15 @@ def run(args: argparse.Namespace) -> int:
             if bad:
                 print(f"corrupt sidecars: {' '.join(bad)}", file=sys.stderr)
         elif args.action == "import-yolo":
-            print(ds.import_yolo(args.src, store, ds.CMD_V4_IMPORT_MAP if args.cmd_v4 else None).summary())
+            print(convert.import_yolo(args.src, store, convert.CMD_V4_IMPORT_MAP if args.cmd_v4 else None).summary())
         elif args.action == "import-coco":
-            print(ds.import_coco(args.json, args.images, store).summary())
+            print(convert.import_coco(args.json, args.images, store).summary())
         elif args.action == "import-label-studio":
-            print(ds.import_label_studio(args.json, args.images, store).summary())
+            print(convert.import_label_studio(args.json, args.images, store).summary())
         elif args.action == "export-yolo":
-            print(ds.export_yolo(store, args.out, args.holdout, args.seed, args.reviewed_only))
+            print(convert.export_yolo(store, args.out, args.holdout, args.seed, args.reviewed_only))
         elif args.action == "export-coco":
-            print(ds.export_coco(store, args.out, args.reviewed_only))
+            print(convert.export_coco(store, args.out, args.reviewed_only))
         elif args.action == "check":
             return _check(store, args.lang)
         elif args.action == "split":
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _check(store, lang: str) -> int:  # noqa: ANN001 - a DatasetStore
     """`jingsuan dataset check NAME`: list the photos whose labels leave out tiles the shipped models see."""
-    from vision.unlabelled import detector_finder, unlabelled_in_store
+    from vision.datasets.unlabelled import detector_finder, unlabelled_in_store
 
     found = unlabelled_in_store(store, detector_finder())
     zh = lang == "zh"

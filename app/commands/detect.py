@@ -31,8 +31,8 @@ def draw_detections(image, detections):  # type: ignore[no-untyped-def]
 
 def run(args: argparse.Namespace) -> int:
     from scoring.errors import JingsuanError
-    from vision.detector import detect
-    from vision.image import load_image
+    from vision.reader.detector import detect
+    from vision.reader.image import load_image
 
     try:
         image = load_image(args.photo)

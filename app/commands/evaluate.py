@@ -31,8 +31,8 @@ def _progress(items):  # type: ignore[no-untyped-def]
 
 def run(args: argparse.Namespace) -> int:
     from scoring.errors import JingsuanError
-    from vision.detector import DEFAULT_MODEL, TileDetector
-    from vision.evaluate import evaluate
+    from vision.reader.detector import DEFAULT_MODEL, TileDetector
+    from vision.training.evaluate import evaluate
 
     try:
         det = TileDetector(args.model or DEFAULT_MODEL, classifier=False if args.single_stage else None)

@@ -23,9 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def read_photo(photo: str, indicator: str | None, model: str | None, conf: float) -> dict[str, object]:
     """The round part of one photo; bad input raises JingsuanError."""
     from scoring.tiles import tile
-    from vision.assign import assign
-    from vision.detector import detect
-    from vision.image import load_image
+    from vision.reader.detector import detect
+    from vision.reader.image import load_image
+    from vision.reader.layout import assign
 
     code = tile(indicator.strip()).code if indicator else None
     image = load_image(photo)

@@ -1,7 +1,7 @@
 """`jingsuan train`: import the data, optionally add synthetic scenes, train YOLO offline, export ONNX.
 
 With ``--data datasets/<name>`` it fine-tunes the current model on a team dataset instead
-(`vision.finetune`): the candidate replaces models/tiles.onnx only if it scores better on the
+(`vision.training.finetune`): the candidate replaces models/tiles.onnx only if it scores better on the
 team's held-back photos, and the model card's fine-tuning log gets a row either way.
 """
 
@@ -19,11 +19,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--synthetic", type=int, default=0, help="add this many synthetic scenes to train")
     parser.add_argument("--camera-copies", type=int, default=0,
                         help="add this many copies of train photos as a shakier or farther camera would take them "
-                             "(motion blur, lost resolution; vision/synth/camera.py)")
+                             "(motion blur, lost resolution; vision/training/synth/camera.py)")
     parser.add_argument("--paint-unlabelled", action=argparse.BooleanOptionalAction, default=False,
                         help="paint over the tiles train photos show but their labels leave out: dropped flowers "
                              "and seasons, and, away from their labels, photos in which the shipped models see "
-                             "unlabelled tiles (vision/unlabelled.py)")
+                             "unlabelled tiles (vision/datasets/unlabelled.py)")
     parser.add_argument("--model", default="yolov8n.yaml", help="model YAML (trained from scratch)")
     parser.add_argument("--imgsz", type=int, default=416)
     parser.add_argument("--epochs", type=int, default=8)
@@ -72,8 +72,8 @@ def warn_unboxed(data: Path, detector: Path) -> int:
     import sys
 
     from scoring.errors import JingsuanError
-    from vision.dataset_store import DatasetStore
-    from vision.unlabelled import detector_finder, unlabelled_in_store
+    from vision.datasets.store import DatasetStore
+    from vision.datasets.unlabelled import detector_finder, unlabelled_in_store
 
     if not detector.is_file():
         return 0
@@ -95,8 +95,8 @@ def run_finetune(args: argparse.Namespace) -> int:
     import sys
 
     from scoring.errors import JingsuanError
-    from vision.dataset_store import default_datasets_root
-    from vision.finetune import FEW_HELDOUT_TILES, finetune
+    from vision.datasets.store import default_datasets_root
+    from vision.training.finetune import FEW_HELDOUT_TILES, finetune
 
     data = Path(args.data)
     if not data.is_dir() and len(data.parts) == 1 and (default_datasets_root() / data).is_dir():
@@ -130,7 +130,7 @@ def run_adopt(args: argparse.Namespace) -> int:
     import sys
 
     from scoring.errors import JingsuanError
-    from vision.finetune import adopt_candidate
+    from vision.training.finetune import adopt_candidate
 
     try:
         replaced = adopt_candidate(args.adopt, args.model_dir)
@@ -152,8 +152,8 @@ def run(args: argparse.Namespace) -> int:
         return run_adopt(args)
     if getattr(args, "data", None):
         return run_finetune(args)
-    from vision import train as T
-    from vision.data import import_yolo_dataset
+    from vision.datasets.convert import import_yolo_dataset
+    from vision.training import detector as T
 
     if args.classifier_only:
         if not args.classifier:
@@ -172,19 +172,19 @@ def run(args: argparse.Namespace) -> int:
             print(report.summary())
         data_yaml = Path(args.data_dir) / "data.yaml"
         if args.paint_unlabelled:
-            from vision.unlabelled import detector_finder, paint_unlabelled_split
+            from vision.datasets.unlabelled import detector_finder, paint_unlabelled_split
 
             print(paint_unlabelled_split(Path(args.data_dir) / "train", detector_finder()).summary(), flush=True)
         if args.synthetic:
             import numpy as np
 
-            from vision.synth import random_scene, write_yolo_sample
+            from vision.training.synth import random_scene, write_yolo_sample
 
             rng = np.random.default_rng(0)
             for i in range(args.synthetic):
                 write_yolo_sample(random_scene(rng), Path(args.data_dir) / "train", f"synth_{i:05d}")
         if args.camera_copies:
-            from vision.synth.camera import write_camera_copies
+            from vision.training.synth.camera import write_camera_copies
 
             print(f"camera copies: {write_camera_copies(Path(args.data_dir) / 'train', args.camera_copies)}")
         cfg = T.TrainConfig(
@@ -195,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
         )
         save_dir = T.train(cfg)
     print(f"run: {save_dir}")
-    from vision.detector import DEFAULT_MODEL
+    from vision.reader.detector import DEFAULT_MODEL
 
     detector_onnx = DEFAULT_MODEL
     if args.export:
@@ -209,8 +209,8 @@ def run(args: argparse.Namespace) -> int:
 def _train_classifier(args: argparse.Namespace, detector_onnx: Path | None) -> int:
     """Stage 2: the crop classifier, its `none` crops mined with `detector_onnx` (else the shipped
     detector), without the boxes the judge takes for tiles the photo's labels left out."""
-    from vision.detector import DEFAULT_MODEL
-    from vision.train_classifier import crop_sets, train_classifier
+    from vision.reader.detector import DEFAULT_MODEL
+    from vision.training.classifier import crop_sets, train_classifier
 
     detector = detector_onnx if detector_onnx is not None and detector_onnx.is_file() else DEFAULT_MODEL
     judge = Path(args.classifier_judge) if args.classifier_judge else None

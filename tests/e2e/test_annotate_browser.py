@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.helpers import app_server, choose, tap, wait_for_rerun
-from vision.data import read_yolo_labels
-from vision.detection import CLASS_NAMES
+from vision.datasets.yolo import read_yolo_labels
+from vision.reader.detection import CLASS_NAMES
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -40,7 +40,7 @@ def synthetic_photo() -> tuple[Path, tuple[float, float, float, float]]:
     out = Path(tempfile.mkdtemp()) / "tiles-and-felt.png"
     img = Image.new("RGB", (640, 400), (40, 110, 70))
     try:
-        from vision.synth import render_layout
+        from vision.training.synth import render_layout
 
         scene = render_layout([["1m", "2m", "3m", "5p", "9s"]], tile_height=64, background=(40, 110, 70))
         img.paste(Image.fromarray(scene.image), (0, 0))

@@ -1,4 +1,4 @@
-"""`vision.assign`: hand-written detection lists → rows, groups, roles, 精 marks and questions."""
+"""`vision.reader.layout`: hand-written detection lists → rows, groups, roles, 精 marks and questions."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from vision.assign import Assignment, assign, turned_a_quarter
-from vision.detection import Detection
+from vision.reader.detection import Detection
+from vision.reader.layout import Assignment, assign, turned_a_quarter
 
 ROOT = Path(__file__).resolve().parents[2]
 TW, TH = 30.0, 40.0  # a standing tile's width and height in pixels
@@ -226,7 +226,7 @@ def test_score_page_gets_hand_plus_winning_tile() -> None:
 
 
 def test_assign_imports_no_torch_and_no_app() -> None:
-    code = "import sys, vision.assign\nbad = [m for m in sys.modules if m.split('.')[0] in ('torch', 'ultralytics', 'app')]\nsys.exit(1 if bad else 0)"
+    code = "import sys, vision.reader.layout\nbad = [m for m in sys.modules if m.split('.')[0] in ('torch', 'ultralytics', 'app')]\nsys.exit(1 if bad else 0)"
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=60).returncode == 0
 
 
@@ -250,7 +250,7 @@ def test_assign_bench_core_is_right_on_ground_truth_boxes() -> None:
     bench = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = bench  # dataclasses look their module up
     spec.loader.exec_module(bench)
-    from vision.synth import TileArtError
+    from vision.training.synth import TileArtError
 
     try:
         score = bench.run_gt(3, seed=5, tilt=8.0)

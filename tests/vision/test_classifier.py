@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classifier import CLASSIFIER_NAMES, CROP_H, CROP_W, NO_TILE, crop_tile, softmax, to_blob
-from vision.detector import DEFAULT_CLASSIFIER, DEFAULT_MODEL, TileDetector, decode_yolo_output
-from vision.image import DetectorError
-from vision.synth import render as synth_render
+from vision.reader.classifier import CLASSIFIER_NAMES, CROP_H, CROP_W, NO_TILE, crop_tile, softmax, to_blob
+from vision.reader.detector import DEFAULT_CLASSIFIER, DEFAULT_MODEL, TileDetector, decode_yolo_output
+from vision.reader.image import DetectorError
+from vision.training.synth import render as synth_render
 
 
 def test_crop_is_the_box_grown_by_the_margin_and_resized() -> None:
@@ -58,7 +58,7 @@ def test_shipped_two_stage_detector_names_tiles_with_the_classifier() -> None:
     assert det.names == ("item",)  # the shipped detector only finds tiles: it cannot run alone
     with pytest.raises(DetectorError):
         TileDetector(DEFAULT_MODEL, classifier=False)
-    from vision.synth import render_layout
+    from vision.training.synth import render_layout
 
     scene = render_layout([["1m", "5p", "9s", "7z", "back"]], tile_height=80, background=(40, 110, 60))
     probs = det.classifier(np.stack([crop_tile(scene.image, t.box) for t in scene.tiles]))  # type: ignore[misc]
@@ -70,7 +70,7 @@ def test_shipped_two_stage_detector_names_tiles_with_the_classifier() -> None:
 def test_none_crops_are_what_the_detector_boxes_off_every_label(tmp_path) -> None:
     import cv2
 
-    from vision.train_classifier import collect_negative_crops
+    from vision.training.classifier import collect_negative_crops
 
     (tmp_path / "images").mkdir()
     (tmp_path / "labels").mkdir()
@@ -100,7 +100,7 @@ class _Judge:
 def test_a_mined_box_on_a_tile_the_labels_left_out_is_not_learnt_as_none(tmp_path) -> None:
     import cv2
 
-    from vision.train_classifier import collect_negative_crops
+    from vision.training.classifier import collect_negative_crops
 
     (tmp_path / "images").mkdir()
     (tmp_path / "labels").mkdir()
@@ -118,7 +118,7 @@ def test_a_mined_box_on_a_tile_the_labels_left_out_is_not_learnt_as_none(tmp_pat
 
 
 def test_grey_copies_are_made_of_tile_faces_but_never_of_backs() -> None:
-    from vision.train_classifier import augment
+    from vision.training.classifier import augment
 
     green = np.zeros((400, 64, 48, 3), np.uint8)
     green[..., 1] = 200
@@ -178,7 +178,7 @@ def test_boxes_too_weak_to_reach_conf_are_not_classified(monkeypatch) -> None:  
 
 
 def test_the_none_class_only_lowers_the_named_tiles_probability(monkeypatch) -> None:  # noqa: ANN001
-    from vision.classifier import TileClassifier
+    from vision.reader.classifier import TileClassifier
 
     logits = np.full((1, len(CLASSIFIER_NAMES)), -5.0)
     logits[0, CLASSIFIER_NAMES.index(NO_TILE)] = 3.0  # "no tile here" is the strongest belief
@@ -191,7 +191,7 @@ def test_the_none_class_only_lowers_the_named_tiles_probability(monkeypatch) -> 
 
 
 def test_an_unsure_crop_gets_a_second_look_from_four_views(monkeypatch) -> None:  # noqa: ANN001
-    from vision import classifier as C
+    from vision.reader import classifier as C
 
     img = np.zeros((100, 200, 3), np.uint8)
     img[20:76, 20:60] = 200  # tile A: the first look is torn between 5筒 and 6筒
@@ -257,8 +257,8 @@ def test_a_find_only_detector_needs_the_classifier_beside_it(tmp_path) -> None:
 
 
 def test_classifier_training_exports_onnx_and_weights_a_later_run_goes_on_from(tmp_path) -> None:
-    from vision.classifier import TileClassifier
-    from vision.train_classifier import CropSet, train_classifier
+    from vision.reader.classifier import TileClassifier
+    from vision.training.classifier import CropSet, train_classifier
 
     rng = np.random.default_rng(0)
     x = rng.integers(0, 255, (24, CROP_H, CROP_W, 3), dtype=np.uint8)
@@ -279,8 +279,8 @@ def test_classifier_training_exports_onnx_and_weights_a_later_run_goes_on_from(t
 
 
 def test_a_box_mostly_inside_a_surer_one_is_the_same_tile_again() -> None:
-    from vision.detection import Detection
-    from vision.detector import drop_covered
+    from vision.reader.detection import Detection
+    from vision.reader.detector import drop_covered
 
     whole = Detection((0, 0, 40, 56), "5p", 0.9)
     half = Detection((20, 0, 44, 56), "6p", 0.4)  # 20 of its 24 px width lie inside the whole tile
@@ -290,8 +290,8 @@ def test_a_box_mostly_inside_a_surer_one_is_the_same_tile_again() -> None:
 
 
 def test_a_box_on_the_corner_of_four_tiles_in_a_wall_is_none_of_them() -> None:
-    from vision.detection import Detection
-    from vision.detector import drop_covered
+    from vision.reader.detection import Detection
+    from vision.reader.detector import drop_covered
 
     wall = [Detection((x, y, x + 40, y + 56), t, 0.9)
             for (x, y), t in zip([(0, 0), (40, 0), (0, 56), (40, 56)], ["1m", "2m", "3m", "4m"])]
@@ -305,7 +305,7 @@ def test_a_box_on_the_corner_of_four_tiles_in_a_wall_is_none_of_them() -> None:
 def test_none_crops_can_be_mined_with_a_find_only_detector(tmp_path) -> None:
     import cv2
 
-    from vision.train_classifier import crop_sets
+    from vision.training.classifier import crop_sets
 
     _find_only_model(tmp_path / "tiles.onnx")  # always boxes the middle of the photo
     for split in ("train", "valid"):
@@ -327,8 +327,8 @@ needs_noto = pytest.mark.skipif(
 
 @needs_noto
 def test_synthetic_crops_are_every_tile_of_scenes_in_varied_drawn_sets(monkeypatch) -> None:
-    from vision.synth import render as R
-    from vision.train_classifier import collect_synthetic_crops
+    from vision.training.classifier import collect_synthetic_crops
+    from vision.training.synth import render as R
 
     seen: list[tuple[str, list[str]]] = []
     real = R.render_layout
@@ -350,7 +350,7 @@ def test_synthetic_crops_are_every_tile_of_scenes_in_varied_drawn_sets(monkeypat
 
 
 def test_augment_shuffles_colour_channels_of_some_crops(monkeypatch) -> None:
-    from vision import train_classifier as T
+    from vision.training import classifier as T
 
     red = np.zeros((200, CROP_H, CROP_W, 3), np.uint8)
     red[..., 0] = 200
@@ -373,8 +373,8 @@ def test_train_classifier_only_needs_an_output(capsys) -> None:
 def test_train_classifier_only_trains_from_labelled_photos_and_varied_scenes(tmp_path, capsys) -> None:
     pytest.importorskip("torch")
     from app.cli import main
-    from vision.classifier import TileClassifier
-    from vision.synth import random_scene, write_yolo_sample
+    from vision.reader.classifier import TileClassifier
+    from vision.training.synth import random_scene, write_yolo_sample
 
     rng = np.random.default_rng(5)
     for split, n in (("train", 3), ("valid", 1)):
@@ -392,7 +392,7 @@ def test_train_classifier_only_trains_from_labelled_photos_and_varied_scenes(tmp
 
 
 def test_augment_blurs_or_shrinks_only_the_share_it_is_told(monkeypatch) -> None:
-    from vision import train_classifier as T
+    from vision.training import classifier as T
 
     fine = np.indices((CROP_H, CROP_W)).sum(axis=0) % 2 * 200 + 20
     batch = np.repeat(np.repeat(fine[None, ..., None], 3, axis=3), 300, axis=0).astype(np.uint8)

@@ -9,21 +9,18 @@ import numpy as np
 import pytest
 import yaml
 
-from vision.data import (
+from vision.datasets.convert import class_index_map, import_yolo_dataset, labelled_one_class, stretch_factor
+from vision.datasets.yolo import (
     YoloBox,
-    class_index_map,
-    import_yolo_dataset,
-    labelled_one_class,
     parse_label_line,
     photo_family,
     read_yolo_labels,
     source_photo,
-    stretch_factor,
     unseen_families,
     write_split,
     write_yolo_labels,
 )
-from vision.detection import CLASS_NAMES
+from vision.reader.detection import CLASS_NAMES
 
 
 def test_polygon_line_becomes_its_bounding_box():

@@ -10,23 +10,25 @@ import pytest
 import yaml
 from PIL import Image
 
-from vision.data import YoloBox, read_yolo_labels, write_yolo_labels
-from vision.dataset_store import (
+from vision.datasets.convert import (
     CMD_V4_IMPORT_MAP,
+    export_coco,
+    export_yolo,
+    import_coco,
+    import_label_studio,
+    import_yolo,
+)
+from vision.datasets.store import (
     DatasetError,
     DatasetStore,
     DuplicateExampleError,
     LabeledBox,
     SidecarError,
     UnknownClassError,
-    export_coco,
-    export_yolo,
-    import_coco,
-    import_label_studio,
-    import_yolo,
     open_dataset,
 )
-from vision.detection import CLASS_NAMES
+from vision.datasets.yolo import YoloBox, read_yolo_labels, write_yolo_labels
+from vision.reader.detection import CLASS_NAMES
 
 
 def make_png(width: int = 200, height: int = 120, color: tuple[int, int, int] = (10, 120, 30)) -> bytes:
@@ -446,7 +448,7 @@ def test_store_module_is_light():
     import subprocess
     import sys
 
-    code = "import sys, vision.dataset_store\nbad=[m for m in ('torch','ultralytics','app','streamlit','cv2') if m in sys.modules]\nprint(bad); sys.exit(1 if bad else 0)"
+    code = "import sys, vision.datasets.store\nbad=[m for m in ('torch','ultralytics','app','streamlit','cv2') if m in sys.modules]\nprint(bad); sys.exit(1 if bad else 0)"
     r = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stdout + r.stderr
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from app.cli import main
-from vision.detector import DEFAULT_MODEL
+from vision.reader.detector import DEFAULT_MODEL
 
 
 @pytest.fixture(autouse=True)

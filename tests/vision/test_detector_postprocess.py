@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.detector import decode_yolo_output, nms
+from vision.reader.detector import decode_yolo_output, nms
 
 
 def test_nms_keeps_the_best_of_overlapping_boxes_and_separate_tiles():

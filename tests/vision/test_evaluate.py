@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vision.data import YoloBox, write_yolo_labels
-from vision.detection import CLASS_NAMES, Detection
-from vision.evaluate import evaluate, hand_exact, iou_matrix, tile_accuracy_counts, true_positives
+from vision.datasets.yolo import YoloBox, write_yolo_labels
+from vision.reader.detection import CLASS_NAMES, Detection
+from vision.training.evaluate import evaluate
+from vision.training.metrics import hand_exact, iou_matrix, tile_accuracy_counts, true_positives
 
 GT = [Detection((10, 10, 30, 40), "1m", 1.0), Detection((30, 10, 50, 40), "5p", 1.0), Detection((50, 10, 70, 40), "back", 1.0)]
 

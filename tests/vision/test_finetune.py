@@ -1,4 +1,4 @@
-"""`vision.finetune`: the replace/keep decision, the model-card log, and fine-tune runs (fake and one real)."""
+"""`vision.training.finetune`: the replace/keep decision, the model-card log, and fine-tune runs (fake and one real)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import yaml
 
-from vision.dataset_store import DatasetError, DatasetStore
-from vision.finetune import (
+from vision.datasets.store import DatasetError, DatasetStore
+from vision.training.finetune import (
     FALLBACK_MODEL,
     LOG_HEADING,
     FinetuneResult,
@@ -310,11 +310,11 @@ def test_classifier_fine_tuned_on_a_few_scenes_of_a_new_set_reads_that_set_bette
     """The shipped classifier misreads much of KDE `classic`, art it never trained on; ten scenes of it,
     with scenes of a set it knows as base data, teach it that set without forgetting the other."""
     pytest.importorskip("torch")
-    import vision.finetune as F
-    from vision.classifier import TileClassifier, tile_columns
-    from vision.detector import DEFAULT_CLASSIFIER, DEFAULT_MODEL
-    from vision.synth import random_scene, write_yolo_sample
-    from vision.train_classifier import collect_crops
+    import vision.training.finetune as F
+    from vision.reader.classifier import TileClassifier, tile_columns
+    from vision.reader.detector import DEFAULT_CLASSIFIER, DEFAULT_MODEL
+    from vision.training.classifier import collect_crops
+    from vision.training.synth import random_scene, write_yolo_sample
 
     monkeypatch.setattr(F, "SYNTHETIC_SCENES", 40)  # 600 in use; fewer keep the test short
     rng = np.random.default_rng(0)
@@ -340,10 +340,10 @@ def test_classifier_fine_tuned_on_a_few_scenes_of_a_new_set_reads_that_set_bette
 @pytest.mark.skipif(not HAVE_SYNTH, reason="needs kdegames-mahjongg-data-kf5 and librsvg2-bin (scripts/install_test_system_deps.sh)")
 def test_classifier_fine_tuning_without_drawn_designs_learns_from_the_photos_and_says_so(tmp_path, monkeypatch):
     pytest.importorskip("torch")
-    import vision.train_classifier as T
-    from vision.detector import DEFAULT_CLASSIFIER
-    from vision.synth import random_scene, write_yolo_sample
-    from vision.synth.render import TileArtError
+    import vision.training.classifier as T
+    from vision.reader.detector import DEFAULT_CLASSIFIER
+    from vision.training.synth import random_scene, write_yolo_sample
+    from vision.training.synth.render import TileArtError
 
     def no_fonts(*_a: object, **_k: object) -> None:
         raise TileArtError("找不到 Noto CJK 字体", "Noto CJK fonts missing")
@@ -374,10 +374,10 @@ def _weights(pt: Path) -> dict:
 @pytest.mark.skipif(not HAVE_SYNTH, reason="needs kdegames-mahjongg-data-kf5 and librsvg2-bin (scripts/install_test_system_deps.sh)")
 def test_real_tiny_finetune_on_cpu(tmp_path, monkeypatch):
     pytest.importorskip("ultralytics")
-    from vision.detection import CLASS_NAMES
-    from vision.finetune import default_train
-    from vision.synth import random_scene, write_yolo_sample
-    from vision.train import TrainConfig, export_onnx, train
+    from vision.reader.detection import CLASS_NAMES
+    from vision.training.detector import TrainConfig, export_onnx, train
+    from vision.training.finetune import default_train
+    from vision.training.synth import random_scene, write_yolo_sample
 
     monkeypatch.setenv("YOLO_OFFLINE", "1")
     rng = np.random.default_rng(3)
@@ -444,7 +444,7 @@ def test_real_tiny_finetune_on_cpu(tmp_path, monkeypatch):
 
 
 def test_cli_train_data_runs_finetune_with_its_options(tmp_path, monkeypatch, capsys):
-    import vision.finetune as F
+    import vision.training.finetune as F
     from app.cli import main
 
     seen: dict[str, object] = {}

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from scoring.errors import JingsuanError
-from vision.image import DetectorError, boxes_to_image, letterbox, letterbox_geometry, load_image
+from vision.reader.image import DetectorError, boxes_to_image, letterbox, letterbox_geometry, load_image
 
 
 def test_letterbox_keeps_aspect_and_centres_a_wide_photo():

@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_vision_import_does_not_load_training_stack():
     code = (
-        "import sys, vision, vision.detector, vision.image, vision.data, vision.evaluate, vision.synth, vision.train, vision.finetune\n"
+        "import sys, vision, vision.reader.detector, vision.reader.image, vision.datasets.yolo, vision.training.evaluate, "
+        "vision.training.synth, vision.training.detector, vision.training.finetune\n"
         "bad = [m for m in ('torch', 'ultralytics') if m in sys.modules]\n"
         "print(bad); sys.exit(1 if bad else 0)"
     )

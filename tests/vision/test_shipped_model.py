@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.detection import CLASS_NAMES
-from vision.detector import DEFAULT_MODEL, TileDetector
-from vision.evaluate import evaluate
+from vision.reader.detection import CLASS_NAMES
+from vision.reader.detector import DEFAULT_MODEL, TileDetector
+from vision.training.evaluate import evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA_CANDIDATES = [
@@ -37,7 +37,7 @@ SYNTH_TILE_ACCURACY_FLOOR = 0.95
 #: Tile art never trained on (KDE `classic`, `HELD_OUT_TILESETS`), 12 scenes: classifier v9 measured box
 #: recall 0.980, per-tile 0.608, mAP50 0.54 (2026-12-04; v8: 1.000 / 0.623, v7: per-tile 0.593); classifier
 #: v4, before the varied drawn sets, read such scenes at per-tile 0.33-0.40.
-#: The 51 `valid` photos of the two shoots `train` has no photo of (`vision.data.unseen_families`):
+#: The 51 `valid` photos of the two shoots `train` has no photo of (`vision.datasets.yolo.unseen_families`):
 #: measured mAP50 0.931, box recall 0.975, per-tile 0.939 (step 3 + v9, 2026-12-04).
 UNSEEN_SHOOTS_MAP50_FLOOR = 0.91
 UNSEEN_SHOOTS_BOX_RECALL_FLOOR = 0.96
@@ -70,7 +70,7 @@ needs_real_data = pytest.mark.skipif(_real_data() is None,
 @pytest.fixture(scope="module")
 def real_valid(tmp_path_factory) -> Path:
     """CMD v4's `valid` split as the importer cleans it."""
-    from vision.data import import_yolo_dataset
+    from vision.datasets.convert import import_yolo_dataset
 
     out = tmp_path_factory.mktemp("cmd")
     import_yolo_dataset(_real_data(), out, splits=("valid",))
@@ -88,7 +88,7 @@ def test_reads_real_validation_photos_above_floor(detector, real_valid):
 
 @needs_real_data
 def test_reads_real_photos_of_shoots_no_training_photo_comes_from_above_floor(detector, real_valid, tmp_path):
-    from vision.data import unseen_families, write_split
+    from vision.datasets.yolo import unseen_families, write_split
 
     groups = unseen_families(_real_data() / "train", real_valid)
     assert sorted(len(v) for v in groups.values()) == [16, 35]  # the screenshots, and IMG_27xx: another set, table, camera
@@ -105,8 +105,8 @@ def test_reads_real_photos_of_shoots_no_training_photo_comes_from_above_floor(de
     reason="needs kdegames-mahjongg-data-kf5 and librsvg2-bin",
 )
 def test_reads_rendered_scenes_above_floor(detector, tmp_path):
-    from vision.synth import random_scene, write_yolo_sample
-    from vision.synth.render import KDE_TILESETS
+    from vision.training.synth import random_scene, write_yolo_sample
+    from vision.training.synth.render import KDE_TILESETS
 
     rng = np.random.default_rng(11)
     for i in range(12):  # the KDE art the shipped model was trained with, unwarped
@@ -123,8 +123,8 @@ def test_reads_rendered_scenes_above_floor(detector, tmp_path):
     reason="needs kdegames-mahjongg-data-kf5 and librsvg2-bin",
 )
 def test_finds_and_mostly_reads_tiles_of_a_set_it_never_trained_on(detector, tmp_path):
-    from vision.synth import random_scene, write_yolo_sample
-    from vision.synth.render import HELD_OUT_TILESETS, TILESETS
+    from vision.training.synth import random_scene, write_yolo_sample
+    from vision.training.synth.render import HELD_OUT_TILESETS, TILESETS
 
     assert not set(HELD_OUT_TILESETS) & set(TILESETS)  # random training scenes never draw it
     rng = np.random.default_rng(31)

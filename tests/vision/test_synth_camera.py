@@ -1,4 +1,4 @@
-"""Camera changes (vision.synth.camera): motion blur, lost resolution, and camera copies of labelled photos."""
+"""Camera changes (vision.training.synth.camera): motion blur, lost resolution, and camera copies of labelled photos."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.synth.camera import COPY_PREFIX, camera_change, low_resolution, motion_blur, write_camera_copies
+from vision.training.synth.camera import COPY_PREFIX, camera_change, low_resolution, motion_blur, write_camera_copies
 
 H, W = 64, 48
 
@@ -71,7 +71,7 @@ def test_camera_copies_carry_their_photos_labels_and_replace_earlier_copies(tmp_
 
 def test_train_cli_adds_camera_copies_and_passes_close_mosaic(tmp_path, monkeypatch, capsys) -> None:
     from app.cli import main
-    from vision import train as T
+    from vision.training import detector as T
 
     data = tmp_path / "d"
     _split(data / "train", ["IMG_1", "IMG_2"])
@@ -95,7 +95,7 @@ def test_train_cli_adds_camera_copies_and_passes_close_mosaic(tmp_path, monkeypa
 def test_train_cli_sends_a_run_to_a_gpu(tmp_path, monkeypatch) -> None:
     """`--device 0 --workers 12 --patience 0` reach ultralytics, for the long run on a lent GPU machine."""
     from app.cli import main
-    from vision import train as T
+    from vision.training import detector as T
 
     data = tmp_path / "d"
     _split(data / "train", ["IMG_1"])

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.data import read_yolo_labels
-from vision.detection import CLASS_NAMES
-from vision.synth import TileArtError, element_id, random_scene, render_layout, render_tile, write_yolo_sample
-from vision.synth import render as synth_render
+from vision.datasets.yolo import read_yolo_labels
+from vision.reader.detection import CLASS_NAMES
+from vision.training.synth import TileArtError, element_id, random_scene, render_layout, render_tile, write_yolo_sample
+from vision.training.synth import render as synth_render
 
 needs_kde = pytest.mark.skipif(
     not (Path("/usr/share/kmahjongglib/tilesets/default.svgz").exists() and shutil.which("rsvg-convert")),

@@ -9,7 +9,7 @@ pytest.importorskip("matplotlib")  # comes with the `train` extra (ultralytics n
 
 def test_a_machine_without_system_fonts_uses_matplotlibs_dejavu(tmp_path):
     """The GPU machine has no /usr/share/fonts: ultralytics' Arial stand-in comes from matplotlib."""
-    from vision.train import find_local_font, place_fonts
+    from vision.training.detector import find_local_font, place_fonts
 
     font = find_local_font(candidates=(str(tmp_path / "missing.ttf"),))
     assert font is not None and font.name == "DejaVuSans.ttf" and font.stat().st_size > 100_000

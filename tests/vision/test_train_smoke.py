@@ -20,10 +20,10 @@ pytestmark = [
 
 
 def test_one_epoch_train_export_and_detect(tmp_path, monkeypatch):
-    from vision.detection import CLASS_NAMES, Detection
-    from vision.detector import TileDetector
-    from vision.synth import random_scene, write_yolo_sample
-    from vision.train import TrainConfig, export_onnx, train
+    from vision.reader.detection import CLASS_NAMES, Detection
+    from vision.reader.detector import TileDetector
+    from vision.training.detector import TrainConfig, export_onnx, train
+    from vision.training.synth import random_scene, write_yolo_sample
 
     monkeypatch.setenv("YOLO_OFFLINE", "1")
     rng = np.random.default_rng(7)

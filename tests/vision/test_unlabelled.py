@@ -6,8 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.data import YoloBox, read_yolo_labels, write_yolo_labels
-from vision.unlabelled import (
+from vision.datasets.unlabelled import (
     FILL,
     detector_finder,
     paint_boxes,
@@ -16,6 +15,7 @@ from vision.unlabelled import (
     unlabelled_in_store,
     unlabelled_tiles,
 )
+from vision.datasets.yolo import YoloBox, read_yolo_labels, write_yolo_labels
 
 TILE = (100.0, 100.0, 130.0, 140.0)
 
@@ -102,7 +102,7 @@ def finder():
 
 
 def test_the_shipped_models_find_the_tiles_a_rendered_scene_leaves_unlabelled(finder):
-    from vision.synth import random_scene
+    from vision.training.synth import random_scene
 
     scene = random_scene(np.random.default_rng(5), tileset="default", perspective=0.0)
     boxes = [t.box for t in scene.tiles]
@@ -119,9 +119,9 @@ def test_train_cli_paints_partly_labelled_photos_before_it_copies_them(tmp_path,
     the camera copies are made (so copies of a painted photo are painted too); without it, nothing is."""
     import yaml
 
-    import vision.unlabelled as U
+    import vision.datasets.unlabelled as U
     from app.cli import main
-    from vision import train as T
+    from vision.training import detector as T
 
     src = tmp_path / "src"
     (src / "train" / "images").mkdir(parents=True)
@@ -150,8 +150,8 @@ def test_train_cli_paints_partly_labelled_photos_before_it_copies_them(tmp_path,
 
 def test_a_team_photo_that_leaves_tiles_unboxed_is_found_and_a_fully_boxed_one_is_not(tmp_path, finder):
     """`unlabelled_in_store` with the shipped models: the annotator is told which photo to finish."""
-    from vision.dataset_store import DatasetStore, LabeledBox
-    from vision.synth import random_scene
+    from vision.datasets.store import DatasetStore, LabeledBox
+    from vision.training.synth import random_scene
 
     store = DatasetStore(tmp_path / "team")
     rng = np.random.default_rng(8)
@@ -168,9 +168,9 @@ def test_a_team_photo_that_leaves_tiles_unboxed_is_found_and_a_fully_boxed_one_i
 
 
 def test_dataset_check_cli_lists_photos_with_unboxed_tiles_in_chinese_and_exits_1(tmp_path, monkeypatch, capsys):
-    import vision.unlabelled as U
+    import vision.datasets.unlabelled as U
     from app.cli import main
-    from vision.dataset_store import DatasetStore, LabeledBox
+    from vision.datasets.store import DatasetStore, LabeledBox
 
     store = DatasetStore(tmp_path / "team")
     ok, png = cv2.imencode(".png", np.full((400, 400, 3), 200, np.uint8))
@@ -187,10 +187,10 @@ def test_dataset_check_cli_lists_photos_with_unboxed_tiles_in_chinese_and_exits_
 
 def test_fine_tuning_on_a_team_dataset_first_warns_of_unboxed_tiles(tmp_path, monkeypatch, capsys):
     """`jingsuan train --data NAME` says how many photos leave tiles unboxed before it trains (and trains anyway)."""
-    import vision.finetune as F
+    import vision.training.finetune as F
     from app.cli import main
-    from vision.dataset_store import DatasetError, DatasetStore, LabeledBox
-    from vision.synth import random_scene
+    from vision.datasets.store import DatasetError, DatasetStore, LabeledBox
+    from vision.training.synth import random_scene
 
     store = DatasetStore(tmp_path / "datasets" / "team")
     scene = random_scene(np.random.default_rng(4), tileset="jade", perspective=0.0)
@@ -212,7 +212,7 @@ def test_fine_tuning_on_a_team_dataset_first_warns_of_unboxed_tiles(tmp_path, mo
 
 
 def test_the_check_skips_a_photo_it_cannot_read_and_goes_on(tmp_path):
-    from vision.dataset_store import DatasetStore, LabeledBox
+    from vision.datasets.store import DatasetStore, LabeledBox
 
     store = DatasetStore(tmp_path / "team")
     ok, png = cv2.imencode(".png", np.full((400, 400, 3), 200, np.uint8))

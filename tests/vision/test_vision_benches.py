@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.detector import DEFAULT_CLASSIFIER
+from vision.reader.detector import DEFAULT_CLASSIFIER
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 needs_kde = pytest.mark.skipif(
@@ -48,7 +48,7 @@ def test_classifier_variants_bench_scores_each_classifier_from_cached_boxes(tmp_
     assert _load("classifier_variants").main(args) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if "per-tile" in line]
     assert len(rows) == 2 and "conf 0.25" in rows[0] and "conf 0.50" in rows[1] and cache.is_file()
-    from vision import classifier as C
+    from vision.reader import classifier as C
 
     before = C.CROP_MARGIN, C.SECOND_LOOK_BELOW
     assert _load("classifier_variants").main([*args, "--no-second-look", "--margin", "0.08"]) == 0  # cache read back
@@ -81,7 +81,7 @@ def test_unseen_sources_bench_sets_apart_the_shoots_train_never_saw(tmp_path, ca
     pytest.importorskip("ultralytics")
     import yaml
 
-    from vision.detection import CLASS_NAMES
+    from vision.reader.detection import CLASS_NAMES
 
     src = tmp_path / "src"
     valid = _two_scenes(src / "valid", seed=5)  # default_0000 and default_0001

@@ -1,7 +1,7 @@
 """Synthetic mahjong scenes with exact labels, from installed tile art and fonts.
 
 Tilesets (`TILESETS`): ``default``, ``traditional``, ``jade`` (KDE, `kdegames-mahjongg-data-kf5`),
-``smooth`` (GNOME's sprite sheet, `gnome-mahjongg`; cell map in `vision.synth.render`) and
+``smooth`` (GNOME's sprite sheet, `gnome-mahjongg`; cell map in `vision.training.synth.render`) and
 ``glyph`` (drawn from the Noto CJK fonts, `fonts-noto-cjk`).
 
 KDE tile art: the tileset SVGs (element ids ``CHARACTER_n`` = n萬, ``ROD_n`` = n筒,
@@ -14,7 +14,7 @@ scene, half of them warped by a mild perspective (`random_homography`; each box 
 tile's warped alpha mask); `write_yolo_sample` saves one as a YOLO image + label pair.
 """
 
-from vision.synth.render import (
+from vision.training.synth.render import (
     TILESETS,
     SynthScene,
     SynthTile,

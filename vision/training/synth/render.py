@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from scoring.errors import JingsuanError
-from vision.detection import CLASS_NAMES
+from vision.reader.detection import CLASS_NAMES
 
 if TYPE_CHECKING:
     from PIL import ImageDraw, ImageFont
@@ -899,7 +899,7 @@ def write_yolo_sample(scene: SynthScene, out_dir: str | Path, stem: str) -> tupl
     """Save `scene` as ``out_dir/images/stem.jpg`` + ``out_dir/labels/stem.txt`` (YOLO format)."""
     import cv2
 
-    from vision.data import YoloBox, write_yolo_labels
+    from vision.datasets.yolo import YoloBox, write_yolo_labels
 
     out = Path(out_dir)
     (out / "images").mkdir(parents=True, exist_ok=True)

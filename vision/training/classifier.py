@@ -1,4 +1,4 @@
-"""Train the crop classifier of `vision/classifier.py` on the boxes of a YOLO dataset (torch; `train` extra).
+"""Train the crop classifier of `vision/reader/classifier.py` on the boxes of a YOLO dataset (torch; `train` extra).
 
 Crops are cut from each labelled image at its own resolution, with random box jitter, several
 per box; augmentation adds 180° turns, small rotations, light and colour changes and blur.
@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classifier import (
+from vision.datasets.yolo import ground_truth, image_files, read_yolo_labels
+from vision.reader.classifier import (
     CLASSIFIER_NAMES,
     CROP_H,
     CROP_W,
@@ -32,9 +33,8 @@ from vision.classifier import (
     tile_columns,
     to_blob,
 )
-from vision.data import read_yolo_labels
-from vision.evaluate import ground_truth, image_files, iou_matrix
-from vision.synth.camera import low_resolution, motion_blur
+from vision.training.metrics import iou_matrix
+from vision.training.synth.camera import low_resolution, motion_blur
 
 #: A detector box overlapping every labelled tile less than this is not a tile (`none`).
 NEGATIVE_MAX_IOU = 0.3
@@ -102,12 +102,12 @@ def collect_crops(split_dir: str | Path, copies: int = 1, jitter: float = 0.0, s
 
 
 def collect_synthetic_crops(scenes: int, seed: int = 0, varied: bool = True, jitter: float = 0.06) -> CropSet:
-    """Crops of every tile of `scenes` random synthetic scenes (`vision.synth.random_scene`), rendered in
+    """Crops of every tile of `scenes` random synthetic scenes (`vision.training.synth.random_scene`), rendered in
     memory.  `varied`: each scene in its own randomly styled drawn tileset (`random_glyph_tileset`:
     inks, bodies, backs, fonts, 萬/万, 白, index marks), so that the classifier learns the shapes that
     make a tile and not the colours of the few sets it has photos of; else the five fixed `TILESETS`."""
-    from vision.synth import random_scene
-    from vision.synth.render import random_glyph_tileset
+    from vision.training.synth import random_scene
+    from vision.training.synth.render import random_glyph_tileset
 
     rng = np.random.default_rng(seed)
     xs: list[np.ndarray] = []
@@ -187,7 +187,7 @@ def crop_sets(data_dir: str | Path, detector_onnx: str | Path | None = None,
         train = concat(train, collect_synthetic_crops(varied, seed=2, varied=True))
     valid = collect_crops(data / "valid", seed=1) if (data / "valid").is_dir() else None
     if detector_onnx is not None:
-        from vision.detector import TileDetector
+        from vision.reader.detector import TileDetector
 
         det = TileDetector(detector_onnx, classifier=False, boxes_only=True)
 
@@ -196,7 +196,7 @@ def crop_sets(data_dir: str | Path, detector_onnx: str | Path | None = None,
 
         judge = None
         if judge_onnx is not None:
-            from vision.classifier import TileClassifier
+            from vision.reader.classifier import TileClassifier
 
             judge = TileClassifier(judge_onnx)
         train = concat(train, collect_negative_crops(data / "train", boxes, seed=0, judge=judge))

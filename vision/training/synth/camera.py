@@ -1,7 +1,7 @@
 """What another camera does to a photo: a hand-held shot's motion blur, a farther or lower-resolution
 camera's lost detail.  Geometry is unchanged, so a photo's YOLO labels stay exact.
 
-Used three ways: the crop classifier's augmentation (`vision.train_classifier.augment`), camera-changed
+Used three ways: the crop classifier's augmentation (`vision.training.classifier.augment`), camera-changed
 copies of labelled photos for the detector's training data (`write_camera_copies`, `jingsuan train
 --camera-copies N`), and `bench/photo_robustness.py`, which measures how much each change costs.
 """
@@ -59,7 +59,7 @@ def write_camera_copies(split: str | Path, n: int, seed: int = 0) -> int:
     (`camera_00000.jpg` … with the photo's labels); earlier copies are removed first. Returns how many."""
     import cv2
 
-    from vision.evaluate import image_files, label_file
+    from vision.datasets.yolo import image_files, label_file
 
     split = Path(split)
     labels = split / "labels"

@@ -29,7 +29,7 @@ import numpy as np
 
 from scoring.shapes.decompose import is_sequence
 from scoring.tiles import CODES, format_tiles, jing_of, parse_tiles, tile
-from vision.detection import Detection
+from vision.reader.detection import Detection
 
 GAP_FRACTION = 0.3  # of the median tile width: a bigger gap always starts a new group
 #: A gap this much wider than the row's usual gap between touching tiles also starts a group (detector

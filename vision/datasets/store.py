@@ -20,8 +20,6 @@ import json
 import math
 import os
 import re
-import shutil
-import urllib.parse
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -30,17 +28,9 @@ from typing import Any, NamedTuple
 
 from scoring.errors import JingsuanError
 from scoring.melds import MELD_TYPES
-from vision.data import (
-    CMD_V4_NAME_MAP,
-    IMAGE_SUFFIXES,
-    YoloBox,
-    class_index_map,
-    load_names,
-    read_yolo_labels,
-    remap_label,
-    write_yolo_labels,
-)
-from vision.detection import CLASS_NAMES
+from vision.datasets.files import atomic_write, json_bytes
+from vision.datasets.yolo import IMAGE_SUFFIXES, YoloBox, read_yolo_labels
+from vision.reader.detection import CLASS_NAMES
 
 SIDECAR_VERSION = 1
 #: Meld kinds a sidecar may name (scoring.melds): 吃 碰 明杠 暗杠 (= concealed kong) 补杠.
@@ -48,12 +38,6 @@ MELD_KINDS: tuple[str, ...] = MELD_TYPES
 #: Environment variable that moves the datasets folder (default: ``<repo>/datasets``).
 DATASETS_ENV = "JINGSUAN_DATASETS"
 DATASET_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-#: Source class names of "Chinese Mahjong Detection v4" for `import_yolo`: tiles mapped, flowers and seasons dropped.
-CMD_V4_IMPORT_MAP: dict[str, str | None] = {
-    **CMD_V4_NAME_MAP,
-    **{f"bs{n}": None for n in range(1, 5)},
-    **{f"bf{n}": None for n in range(1, 5)},
-}
 _FORMAT_SUFFIX = {"JPEG": ".jpg", "PNG": ".png", "BMP": ".bmp", "WEBP": ".webp", "MPO": ".jpg"}
 _CLASS_INDEX = {n: i for i, n in enumerate(CLASS_NAMES)}
 
@@ -134,7 +118,7 @@ class ImportResult:
 def default_datasets_root() -> Path:
     """The datasets folder: $JINGSUAN_DATASETS, else ``<repo>/datasets``."""
     env = os.environ.get(DATASETS_ENV)
-    return Path(env) if env else Path(__file__).resolve().parents[1] / "datasets"
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "datasets"
 
 
 def check_dataset_name(name: str) -> str:
@@ -164,34 +148,9 @@ def list_datasets(root: str | Path | None = None) -> list[str]:
     )
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    """Write bytes to a temporary sibling, fsync, then `os.replace` it onto `path`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-
-
 def _atomic_write_labels(path: Path, boxes: Iterable[YoloBox]) -> None:
-    """`write_yolo_labels` to a temporary sibling, then `os.replace` it onto `path`."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write_yolo_labels(tmp, boxes)
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-
-
-def _json_bytes(doc: Any) -> bytes:
-    return (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    """The YOLO label file of `boxes`, written with `atomic_write`."""
+    atomic_write(path, "".join(b.to_line() + "\n" for b in boxes).encode("utf-8"))
 
 
 def _now() -> str:
@@ -211,7 +170,7 @@ def _prepare_image(image: bytes | bytearray | str | Path) -> tuple[bytes, str, i
     """Image bytes/path → (bytes to store, suffix, width, height); EXIF rotation baked into the pixels."""
     from PIL import Image, ImageOps, UnidentifiedImageError
 
-    from vision.image import MAX_PIXELS
+    from vision.reader.image import MAX_PIXELS
 
     if isinstance(image, str | Path):
         try:
@@ -248,7 +207,7 @@ def _prepare_image(image: bytes | bytearray | str | Path) -> tuple[bytes, str, i
         raise DatasetError("这个文件不是可读的图片", f"not a readable image: {exc}") from exc
 
 
-def _image_size(path: Path) -> tuple[int, int]:
+def image_size(path: Path) -> tuple[int, int]:
     """(width, height) of a stored or imported image; a file that is not a readable image is a DatasetError."""
     from PIL import Image
 
@@ -338,7 +297,7 @@ class DatasetStore:
         text = yaml.safe_dump(doc, allow_unicode=True, sort_keys=False)
         current = self.data_yaml.read_text(encoding="utf-8") if self.data_yaml.exists() else None
         if current != text:
-            _atomic_write(self.data_yaml, text.encode("utf-8"))
+            atomic_write(self.data_yaml, text.encode("utf-8"))
         return self.data_yaml
 
     def stems(self) -> list[str]:
@@ -425,7 +384,7 @@ class DatasetStore:
         return doc
 
     def _write_sidecar(self, stem: str, sidecar: Mapping[str, Any]) -> None:
-        _atomic_write(self.sidecar_path(stem), _json_bytes(dict(sidecar)))
+        atomic_write(self.sidecar_path(stem), json_bytes(dict(sidecar)))
 
     def update_sidecar(self, stem: str, fields: Mapping[str, Any]) -> dict[str, Any]:
         """Merge `fields` into the sidecar of `stem` (validated against its boxes); returns the new sidecar."""
@@ -488,21 +447,21 @@ class DatasetStore:
         self._write_sidecar(stem, doc)
         if existing is not None and existing.suffix != suffix:
             existing.unlink()
-        _atomic_write(self.images_dir / f"{stem}{suffix}", data)  # last: the example now exists
+        atomic_write(self.images_dir / f"{stem}{suffix}", data)  # last: the example now exists
         return stem
 
     def load(self, stem: str) -> Example:
         """The example `stem`: image path, size, boxes in pixels, sidecar."""
         path = self.image_path(stem)
         sidecar = self.read_sidecar(stem)
-        width, height = _image_size(path)
+        width, height = image_size(path)
         return Example(stem, path, width, height, self._read_boxes(stem, width, height), sidecar)
 
     def save_labels(self, stem: str, boxes: Iterable[Sequence[Any] | LabeledBox]) -> None:
         """Replace the boxes of `stem`; sidecar references to boxes that no longer exist are dropped."""
         path = self.image_path(stem)
         sidecar = self.read_sidecar(stem)  # a corrupt sidecar stops here, before anything is written
-        width, height = _image_size(path)
+        width, height = image_size(path)
         yolo = self._to_yolo(boxes, width, height)
         pruned = prune_sidecar(sidecar, len(yolo))
         _atomic_write_labels(self.label_path(stem), yolo)
@@ -581,7 +540,7 @@ class DatasetStore:
         paths = []
         for part in ("train", "val"):
             p = self.root / f"{part}.txt"
-            _atomic_write(p, "".join(line + "\n" for line in lines[part]).encode("utf-8"))
+            atomic_write(p, "".join(line + "\n" for line in lines[part]).encode("utf-8"))
             paths.append(p)
         self.write_data_yaml("train.txt", "val.txt")
         return paths[0], paths[1]
@@ -590,271 +549,6 @@ class DatasetStore:
 # --------------------------------------------------------------------------- import
 
 
-def _resolve_names(used: Iterable[str], name_map: Mapping[str, str | None] | None, where: str) -> dict[str, str | None]:
-    """Source name → project name (None = dropped) for the names in `used`; UnknownClassError if any is unknown."""
-    mapping = dict(name_map or {})
-    out: dict[str, str | None] = {}
-    unknown = []
-    for name in set(used):
-        target = mapping.get(name, name)
-        if target is None:
-            out[name] = None
-        elif target in _CLASS_INDEX:
-            out[name] = target
-        else:
-            unknown.append(name)
-    if unknown:
-        raise UnknownClassError(unknown, where)
-    return out
-
-
-def _add_or_skip(store: DatasetStore, result: ImportResult, *args: Any, **kwargs: Any) -> None:
-    try:
-        result.added.append(store.add_example(*args, **kwargs))
-    except DuplicateExampleError as exc:
-        result.duplicates.append(exc.stem)
-
-
-def _yolo_image_dirs(src: Path) -> list[Path]:
-    """``images/`` folders of a YOLO dataset: ``src/images`` and ``src/<split>/images``."""
-    dirs = [src / "images"] if (src / "images").is_dir() else []
-    dirs += sorted(p / "images" for p in src.iterdir() if p.is_dir() and (p / "images").is_dir())
-    return dirs
-
-
-def import_yolo(
-    src_dir: str | Path, store: DatasetStore, name_map: Mapping[str, str | None] | None = None, source: str | None = None
-) -> ImportResult:
-    """Import a YOLO folder (``images/``+``labels/``, or ``<split>/images`` etc., names from ``data.yaml``).
-
-    Classes are matched by name: ``name_map`` maps a source name to a tile code (or None to drop
-    it); names equal to tile codes need no entry.  Without ``data.yaml`` the class indices are taken
-    as this project's.  Unknown names in any label raise UnknownClassError before anything is stored.
-    """
-    src = Path(src_dir)
-    if not src.is_dir():
-        raise DatasetError(f"找不到文件夹：{src}", f"not a directory: {src}")
-    src_names = load_names(src / "data.yaml") if (src / "data.yaml").exists() else list(CLASS_NAMES)
-    src_names = [str(n) for n in src_names]
-    pairs = []
-    used: set[str] = set()
-    for img_dir in _yolo_image_dirs(src):
-        for img in sorted(p for p in img_dir.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
-            raw = read_yolo_labels(img_dir.parent / "labels" / f"{img.stem}.txt")
-            for b in raw:
-                used.add(src_names[b.cls] if 0 <= b.cls < len(src_names) else f"#{b.cls}")
-            pairs.append((img, raw))
-    names = _resolve_names(used, name_map, str(src))
-    index_map = class_index_map(src_names, {k: v for k, v in names.items() if v is not None})
-    result = ImportResult()
-    for img, raw in pairs:
-        boxes = remap_label(raw, index_map)
-        result.dropped_labels += len(raw) - len(boxes)
-        w, h = _image_size(img)
-        pixel = [LabeledBox(*(v * s for v, s in zip(b.xyxy(), (w, h, w, h), strict=True)), CLASS_NAMES[b.cls]) for b in boxes]
-        _add_or_skip(store, result, img, _clip_all(pixel, w, h), None, source or f"yolo:{src.name}")
-    return result
-
-
-def _clip_all(boxes: Iterable[LabeledBox], width: int, height: int) -> list[LabeledBox]:
-    """Clip boxes to the image; boxes left empty are dropped."""
-    out = []
-    for b in boxes:
-        x1, y1, x2, y2 = max(b.x1, 0.0), max(b.y1, 0.0), min(b.x2, float(width)), min(b.y2, float(height))
-        if x2 - x1 > 0.5 and y2 - y1 > 0.5:
-            out.append(LabeledBox(x1, y1, x2, y2, b.cls))
-    return out
-
-
-def _find_in(images_dir: Path, name: str) -> Path:
-    """An image named in an export → a file in `images_dir` (full relative path, then basename)."""
-    parsed = urllib.parse.urlparse(name)
-    local = urllib.parse.parse_qs(parsed.query).get("d")  # Label Studio local files: /data/local-files/?d=dir/x.jpg
-    name = local[0] if local else urllib.parse.unquote(parsed.path if parsed.scheme or parsed.query else name)
-    base = name.replace("\\", "/").rsplit("/", 1)[-1]
-    rel = Path(name.replace("\\", "/"))
-    candidates = [images_dir / rel] if not rel.is_absolute() and ".." not in rel.parts else []
-    candidates.append(images_dir / base)
-    m = re.match(r"^[0-9a-f]{8}-(.+)$", base)  # Label Studio upload prefix
-    if m:
-        candidates.append(images_dir / m.group(1))
-    for c in candidates:
-        if c.is_file():
-            return c
-    raise DatasetError(f"在 {images_dir} 里找不到照片 {base}", f"image {name!r} not found in {images_dir}")
-
-
-def _load_json(path: str | Path) -> Any:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DatasetError(f"读不了 JSON 文件：{path}", f"cannot read JSON {path}: {exc}") from exc
-
-
-def import_coco(
-    json_path: str | Path,
-    images_dir: str | Path,
-    store: DatasetStore,
-    name_map: Mapping[str, str | None] | None = None,
-    source: str | None = None,
-) -> ImportResult:
-    """Import a COCO detection JSON (categories matched by name; a ``jingsuan`` key per image restores the sidecar)."""
-    doc = _load_json(json_path)
-    if not isinstance(doc, dict) or not isinstance(doc.get("images"), list):
-        raise DatasetError("不是 COCO 格式的 JSON", f"{json_path} is not a COCO detection JSON (no 'images' list)")
-    cats = {c["id"]: str(c["name"]) for c in doc.get("categories", [])}
-    anns_by_image: dict[Any, list[dict[str, Any]]] = {}
-    for a in doc.get("annotations", []):
-        anns_by_image.setdefault(a["image_id"], []).append(a)
-    used = {cats.get(a["category_id"], f"#{a['category_id']}") for a in doc.get("annotations", [])}
-    names = _resolve_names(used, name_map, str(json_path))
-    images_dir = Path(images_dir)
-    work = [(im, _find_in(images_dir, str(im["file_name"]))) for im in doc["images"]]
-    result = ImportResult()
-    for im, path in work:
-        boxes = []
-        for a in sorted(anns_by_image.get(im["id"], []), key=lambda a: a.get("id", 0)):
-            target = names[cats.get(a["category_id"], f"#{a['category_id']}")]
-            if target is None:
-                result.dropped_labels += 1
-                continue
-            x, y, w, h = (float(v) for v in a["bbox"])
-            boxes.append(LabeledBox(x, y, x + w, y + h, target))
-        width, height = _image_size(path)
-        sidecar = im.get("jingsuan") if isinstance(im.get("jingsuan"), dict) else None
-        src = source or (sidecar or {}).get("source") or f"coco:{Path(json_path).name}"
-        _add_or_skip(store, result, path, _clip_all(boxes, width, height), sidecar, src, original_name=Path(path).name)
-    return result
-
-
-def _ls_rect_to_xyxy(value: Mapping[str, Any], width: int, height: int) -> tuple[float, float, float, float]:
-    """A Label Studio rectangle (percent, rotation in degrees about its top-left corner) → pixel xyxy."""
-    x, y = float(value["x"]) * width / 100, float(value["y"]) * height / 100
-    w, h = float(value["width"]) * width / 100, float(value["height"]) * height / 100
-    rot = math.radians(float(value.get("rotation", 0) or 0))
-    if abs(rot) < 1e-9:
-        return x, y, x + w, y + h
-    c, s = math.cos(rot), math.sin(rot)
-    pts = [(x + dx * c - dy * s, y + dx * s + dy * c) for dx, dy in ((0, 0), (w, 0), (w, h), (0, h))]
-    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def import_label_studio(
-    json_path: str | Path,
-    images_dir: str | Path,
-    store: DatasetStore,
-    name_map: Mapping[str, str | None] | None = None,
-    source: str | None = None,
-) -> ImportResult:
-    """Import a Label Studio JSON export (rectanglelabels; the last non-cancelled annotation of each task).
-
-    The image named in ``data.image`` is looked up by basename in `images_dir` (Label Studio's
-    8-hex upload prefix is tried without too).  Tasks without annotations come in with no boxes.
-    """
-    tasks = _load_json(json_path)
-    if isinstance(tasks, dict):
-        tasks = [tasks]
-    if not isinstance(tasks, list):
-        raise DatasetError("不是 Label Studio 导出的 JSON", f"{json_path} is not a Label Studio JSON export (a list of tasks)")
-    images_dir = Path(images_dir)
-    work = []
-    used: set[str] = set()
-    for task in tasks:
-        image_ref = (task.get("data") or {}).get("image")
-        if not image_ref:
-            raise DatasetError("Label Studio 任务里没有图片", f"task {task.get('id')} has no data.image")
-        path = _find_in(images_dir, str(image_ref))
-        anns = [a for a in task.get("annotations") or [] if not a.get("was_cancelled")]
-        results = [r for r in (anns[-1].get("result") or []) if r.get("type") == "rectanglelabels"] if anns else []
-        for r in results:
-            used.update(str(n) for n in r["value"].get("rectanglelabels", []))
-        work.append((path, results))
-    names = _resolve_names(used, name_map, str(json_path))
-    result = ImportResult()
-    for path, results in work:
-        width, height = _image_size(path)
-        boxes = []
-        for r in results:
-            labels = r["value"].get("rectanglelabels") or []
-            if not labels:
-                continue
-            target = names[str(labels[0])]
-            if target is None:
-                result.dropped_labels += 1
-                continue
-            boxes.append(LabeledBox(*_ls_rect_to_xyxy(r["value"], width, height), target))
-        _add_or_skip(store, result, path, _clip_all(boxes, width, height), None, source or f"label-studio:{Path(json_path).name}")
-    return result
-
-
 # --------------------------------------------------------------------------- export
 
 
-def _selected(store: DatasetStore, reviewed_only: bool) -> list[Example]:
-    out = []
-    for stem in store.stems():
-        ex = store.load(stem)
-        if ex.reviewed or not reviewed_only:
-            out.append(ex)
-    return out
-
-
-def export_yolo(
-    store: DatasetStore,
-    out_dir: str | Path,
-    holdout_fraction: float | None = None,
-    seed: int = 0,
-    reviewed_only: bool = False,
-) -> Path:
-    """Copy the dataset as a YOLO folder → its data.yaml.
-
-    Flat ``images/`` + ``labels/`` by default; with `holdout_fraction`, ``train/`` and ``valid/``
-    splits (the layout `vision.data.import_yolo_dataset` and training read).
-    """
-    import yaml
-
-    out = Path(out_dir)
-    held = set(store.split(holdout_fraction, seed)) if holdout_fraction else set()
-    for ex in _selected(store, reviewed_only):
-        part = out if holdout_fraction is None else out / ("valid" if ex.stem in held else "train")
-        (part / "images").mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(ex.image_path, part / "images" / ex.image_path.name)
-        write_yolo_labels(part / "labels" / f"{ex.stem}.txt", read_yolo_labels(store.label_path(ex.stem)))
-    out.mkdir(parents=True, exist_ok=True)
-    train, val = ("images", "images") if holdout_fraction is None else ("train/images", "valid/images")
-    doc = {"path": str(out.resolve()), "train": train, "val": val, "names": dict(enumerate(CLASS_NAMES))}
-    (out / "data.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    return out / "data.yaml"
-
-
-def export_coco(store: DatasetStore, out_json: str | Path, reviewed_only: bool = False) -> Path:
-    """Write a COCO detection JSON; ``file_name`` is the image's name in the store's ``images/``, sidecars ride along."""
-    images, annotations = [], []
-    ann_id = 1
-    for image_id, ex in enumerate(_selected(store, reviewed_only), 1):
-        images.append(
-            {"id": image_id, "file_name": ex.image_path.name, "width": ex.width, "height": ex.height, "jingsuan": ex.sidecar}
-        )
-        for b in ex.boxes:
-            w, h = b.x2 - b.x1, b.y2 - b.y1
-            annotations.append(
-                {
-                    "id": ann_id,
-                    "image_id": image_id,
-                    "category_id": _CLASS_INDEX[b.cls] + 1,
-                    "bbox": [round(b.x1, 3), round(b.y1, 3), round(w, 3), round(h, 3)],
-                    "area": round(w * h, 3),
-                    "iscrowd": 0,
-                }
-            )
-            ann_id += 1
-    doc = {
-        "info": {"description": f"jingsuan dataset {store.name}", "date_created": _now()},
-        "images": images,
-        "annotations": annotations,
-        "categories": [{"id": i + 1, "name": n, "supercategory": "tile"} for i, n in enumerate(CLASS_NAMES)],
-    }
-    out = Path(out_json)
-    _atomic_write(out, _json_bytes(doc))
-    return out

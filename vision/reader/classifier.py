@@ -12,7 +12,7 @@ of the game (a flower, two half tiles, the table).  It is never given as an answ
 by its most likely tile class, whose probability the `none` belief lowers, so a doubtful box falls
 below the confidence threshold instead of being dropped outright (dropping every box the classifier
 calls `none` lost 10 % of the real tiles on `valid`, 2026-12-03).
-Inference is onnxruntime + OpenCV only; training lives in `vision/train_classifier.py`.
+Inference is onnxruntime + OpenCV only; training lives in `vision/training/classifier.py`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detection import CLASS_NAMES
-from vision.runtime import open_session
+from vision.reader.detection import CLASS_NAMES
+from vision.reader.session import open_session
 
 CROP_W, CROP_H = 48, 64
 #: Margin of a crop read by the classifier, a fraction of the box on each side.  The shipped
@@ -30,7 +30,7 @@ CROP_W, CROP_H = 48, 64
 #: range, gives it more of the tile's border (a box cut a little short no longer hides the top stroke
 #: of 二/三萬): valid per-tile 0.966 → 0.969, exact-match 0.626 → 0.651 (2026-12-03).
 CROP_MARGIN = 0.12
-#: Margin of the crops the classifier is trained on (`vision.train_classifier`).
+#: Margin of the crops the classifier is trained on (`vision.training.classifier`).
 TRAIN_CROP_MARGIN = 0.08
 #: A crop whose likeliest tile has a probability below this is looked at again (about one crop in
 #: five on `valid`, most of them boxes that hold no tile).

@@ -11,7 +11,7 @@ reader from the team's train part:
   data's (`default_classifier_train`).
 
 Either part can be left as it is (`detector=False`, `classifier=False`). The current reader and the
-candidate are scored on the held-back photos with `vision.evaluate` (mAP50, per-tile accuracy); the
+candidate are scored on the held-back photos with `vision.training.evaluate` (mAP50, per-tile accuracy); the
 candidate replaces the current files only when `should_replace` says so (the old ones stay as
 ``*.prev.*``), and a row is always appended to the "Fine-tuning log" of ``models/MODEL_CARD.md``.
 
@@ -30,9 +30,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from vision.data import IMAGE_SUFFIXES
-from vision.dataset_store import DatasetError, DatasetStore
-from vision.detection import CLASS_NAMES
+from vision.datasets.store import DatasetError, DatasetStore
+from vision.datasets.yolo import IMAGE_SUFFIXES
+from vision.reader.detection import CLASS_NAMES
 
 CURRENT_ONNX = "tiles.onnx"
 CURRENT_PT = "tiles.pt"
@@ -283,8 +283,8 @@ def write_data_yaml(path: Path, train: list[Path], val: Path) -> Path:
 
 
 def default_train(data_yaml: Path, start: str, work_dir: Path, epochs: int, imgsz: int, **config: Any) -> Path:
-    """Train with `vision.train` (offline, CPU) from `start`; `config` overrides TrainConfig fields → best checkpoint."""
-    from vision.train import TrainConfig, train
+    """Train with `vision.training.detector` (offline, CPU) from `start`; `config` overrides TrainConfig fields → best checkpoint."""
+    from vision.training.detector import TrainConfig, train
 
     settings: dict[str, Any] = {"close_mosaic": min(3, max(0, epochs - 1)), **config}
     cfg = TrainConfig(
@@ -297,8 +297,8 @@ def default_train(data_yaml: Path, start: str, work_dir: Path, epochs: int, imgs
 
 
 def default_export(weights: Path, out: Path, imgsz: int) -> Path:
-    """`vision.train.export_onnx`."""
-    from vision.train import export_onnx
+    """`vision.training.detector.export_onnx`."""
+    from vision.training.detector import export_onnx
 
     return export_onnx(weights, out, imgsz=imgsz)
 
@@ -313,17 +313,16 @@ def default_classifier_train(team_train: Path, base_images: Path | None, start: 
     held-back photos judge it afterwards)."""
     import numpy as np
 
-    from vision.classifier import TileClassifier
-    from vision.data import write_split
-    from vision.evaluate import image_files
-    from vision.synth.render import TileArtError
-    from vision.train_classifier import (
+    from vision.datasets.yolo import image_files, write_split
+    from vision.reader.classifier import TileClassifier
+    from vision.training.classifier import (
         collect_crops,
         collect_negative_crops,
         collect_synthetic_crops,
         concat,
         train_classifier,
     )
+    from vision.training.synth.render import TileArtError
 
     splits = [(team_train, TEAM_CROP_COPIES)]
     if base_images is not None and (base_images.parent / "labels").is_dir():
@@ -332,7 +331,7 @@ def default_classifier_train(team_train: Path, base_images: Path | None, start: 
         splits.append((write_split([photos[i] for i in sorted(pick)], team_train.parent / "base_sample"), 1))
     boxes_fn, judge = None, None
     if detector is not None and detector.is_file():
-        from vision.detector import TileDetector
+        from vision.reader.detector import TileDetector
 
         finder = TileDetector(detector, classifier=False, boxes_only=True)
 
@@ -358,8 +357,8 @@ def default_classifier_train(team_train: Path, base_images: Path | None, start: 
 
 def finds_tiles_only(detector_onnx: Path) -> bool:
     """Whether the detector only finds tiles (one class, `item`), the crop classifier naming them."""
-    from vision.detector import TileDetector
-    from vision.image import DetectorError
+    from vision.reader.detector import TileDetector
+    from vision.reader.image import DetectorError
 
     try:
         return TileDetector(detector_onnx, classifier=False, boxes_only=True).names == ("item",)
@@ -368,9 +367,9 @@ def finds_tiles_only(detector_onnx: Path) -> bool:
 
 
 def default_eval(model: Path, heldout: Path) -> Scores:
-    """mAP50 and per-tile accuracy of an ONNX model on a YOLO folder (`vision.evaluate`)."""
-    from vision.detector import TileDetector
-    from vision.evaluate import evaluate
+    """mAP50 and per-tile accuracy of an ONNX model on a YOLO folder (`vision.training.evaluate`)."""
+    from vision.reader.detector import TileDetector
+    from vision.training.evaluate import evaluate
 
     det = TileDetector(model)  # not the cached get_detector: the file at this path may have just changed
     result = evaluate(heldout, lambda p: det(p, conf=0.001))
@@ -400,7 +399,7 @@ def finetune(
 ) -> FinetuneResult:
     """Fine-tune on a team dataset, score old vs new on its held-back photos, adopt only a better reader.
     `detector` / `classifier`: which parts to train (the classifier only if `model_dir` has one)."""
-    from vision.data import write_split
+    from vision.datasets.yolo import write_split
 
     store = DatasetStore(store_root)
     stems = store.stems()

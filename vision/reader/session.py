@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from vision.image import DetectorError
+from vision.reader.image import DetectorError
 
 
 def open_session(path: str | Path, threads: int | None, what_zh: str, what_en: str) -> Any:

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from vision.data import source_photo
-from vision.evaluate import ground_truth, image_files, iou_matrix
+from vision.datasets.yolo import ground_truth, image_files, source_photo
+from vision.training.metrics import iou_matrix
 
 #: ultralytics' letterbox and mosaic fill: what the detector has always seen as "no tile here".
 FILL = (114, 114, 114)
@@ -153,7 +153,7 @@ def named_finder(detector_onnx: str | Path | None = None, box_floor: float = 0.0
     at least `box_floor` (far under its usual threshold: a detector trained on partly labelled photos
     scores table tiles low) that the classifier names a tile of the game or a face-down tile (CMD v4
     labels no backs) with probability at least `min_prob` → (box, tile code)."""
-    from vision.detector import DEFAULT_MODEL, TileDetector
+    from vision.reader.detector import DEFAULT_MODEL, TileDetector
 
     detector = TileDetector(detector_onnx or DEFAULT_MODEL)
 
@@ -175,11 +175,11 @@ def detector_finder(detector_onnx: str | Path | None = None, box_floor: float = 
 
 
 def unlabelled_in_store(store: Any, finder: Finder, min_unlabelled: int = 1) -> dict[str, list[Box]]:
-    """Examples of a team dataset (`vision.dataset_store.DatasetStore`) in which `finder` sees at least
+    """Examples of a team dataset (`vision.datasets.store.DatasetStore`) in which `finder` sees at least
     `min_unlabelled` tiles no label covers: stem → those tiles' boxes. An annotator should box them
     before fine-tuning, or the detector learns them as background."""
     from scoring.errors import JingsuanError
-    from vision.image import load_image
+    from vision.reader.image import load_image
 
     found: dict[str, list[Box]] = {}
     for stem in store.stems():

@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from vision.detection import CLASS_NAMES, Detection
-from vision.image import DetectorError, boxes_to_image, letterbox, load_image
-from vision.runtime import open_session
+from vision.reader.detection import CLASS_NAMES, Detection
+from vision.reader.image import DetectorError, boxes_to_image, letterbox, load_image
+from vision.reader.session import open_session
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 DEFAULT_MODEL = MODELS_DIR / "tiles.onnx"
 DEFAULT_CLASSIFIER = MODELS_DIR / "tile_classifier.onnx"
 CONF_THRESHOLD = 0.25
@@ -129,7 +129,7 @@ class TileDetector:
         self.classifier = None
         cls_path = path.parent / DEFAULT_CLASSIFIER.name if classifier is None else classifier
         if cls_path and Path(cls_path).is_file():
-            from vision.classifier import TileClassifier
+            from vision.reader.classifier import TileClassifier
 
             self.classifier = TileClassifier(cls_path, threads)
         if self.classifier is None and not boxes_only and not set(self.names) <= set(CLASS_NAMES):

@@ -1,0 +1,1 @@
+"""Run time: photo → detections → layout. onnxruntime + OpenCV + NumPy only (never torch or ultralytics)."""

@@ -1,0 +1,17 @@
+"""Box arithmetic shared by the reader, the datasets and the training metrics: x1y1x2y2 boxes as NumPy arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in `a` (N×4) with every box in `b` (M×4) → N×M."""
+    a, b = np.asarray(a, float).reshape(-1, 4), np.asarray(b, float).reshape(-1, 4)
+    tl = np.maximum(a[:, None, :2], b[None, :, :2])
+    br = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.clip(br - tl, 0, None).prod(axis=2)
+    area_a = np.clip(a[:, 2:] - a[:, :2], 0, None).prod(axis=1)
+    area_b = np.clip(b[:, 2:] - b[:, :2], 0, None).prod(axis=1)
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-12)
+
