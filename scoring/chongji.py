@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.errors import RoundError
-from scoring.gb.round_input import SimpleRound, WinInfo, parse_simple_round
+from scoring.round import SimpleRound, Win, chi_from_previous_seat, parse_simple_round
 from scoring.settlement import SEAT_ZH, SEATS, Settlement
 from scoring.tiles import Tile, counts_of, next_in_cycle, tile
 
@@ -125,7 +125,7 @@ def is_half_flush(tiles: list[Tile]) -> bool:
 def long_items(rnd: SimpleRound, long_tile: Tile) -> tuple[int, list[str], str]:
     """(龙 count with 加龙, names, shape) of the winning hand; refuses a hand that cannot win."""
     assert rnd.win is not None
-    win: WinInfo = rnd.win
+    win: Win = rnd.win
     winner = rnd.winner
     concealed = rnd.winner_tiles()
     all_tiles = concealed + [t for m in winner.melds for t in m.tiles]
@@ -182,14 +182,12 @@ def value_of(longs: int) -> int:
 def check_claims(rnd: SimpleRound) -> None:
     """At most two calls from other players per seat (上家 吃/碰, others 碰 only)."""
     for p in rnd.players.values():
-        claimed = [m for m in p.melds if m.kind in ("chi", "peng", "gang")]
+        claimed = [m for m in p.melds if m.type in ("chi", "peng", "gang")]
         if len(claimed) > MAX_CLAIMS:
             raise RoundError(
                 f"{SEAT_ZH[p.seat]}家吃碰杠他人的牌超过两次", f"{p.seat} claimed more than {MAX_CLAIMS} discards"
             )
-        for m in p.melds:
-            if m.kind == "chi" and m.source is not None and SEATS[(SEATS.index(p.seat) - 1) % 4] != m.source:
-                raise RoundError(f"{SEAT_ZH[p.seat]}家只能吃上家的牌", f"{p.seat} may chi only from the previous seat")
+    chi_from_previous_seat(rnd)
 
 
 def settle(doc: dict[str, Any]) -> Settlement:
@@ -219,14 +217,14 @@ def settle(doc: dict[str, Any]) -> Settlement:
             if s != win.seat:
                 out.pay(s, win.seat, value, "hu", "自摸")
     else:
-        assert win.source is not None
+        assert win.from_seat is not None
         for s in SEATS:
             if s == win.seat:
                 continue
-            out.pay(s, win.seat, value if s == win.source else value // 2, "hu", "打胡" if s == win.source else "")
+            out.pay(s, win.seat, value if s == win.from_seat else value // 2, "hu", "打胡" if s == win.from_seat else "")
     out.win = {"seat": win.seat, "shape": shape, "long": longs, "value": value, "self_drawn": zimo, "names": names}
     out.explanation.append(
         f"龙 = {long_tile.zh}；{SEAT_ZH[win.seat]}家{shape}，共 {longs} 龙：12 + 2×{longs} = {value} 点"
-        + ("，三家各付" if zimo else f"，{SEAT_ZH[win.source or 'E']}家付 {value}，其余各付 {value // 2}")
+        + ("，三家各付" if zimo else f"，{SEAT_ZH[win.from_seat or 'E']}家付 {value}，其余各付 {value // 2}")
     )
     return out

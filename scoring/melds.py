@@ -1,4 +1,8 @@
-"""Declared melds (吃/碰/明杠/暗杠/补杠): natural tiles only (chongguan.md §3, round-format.md)."""
+"""Declared melds (吃/碰/明杠/暗杠/补杠): natural tiles only (chongguan.md §3, round-format.md).
+
+One `Meld` for every rule system (冲关, 国标, 芜湖, 冲击): its fields are named as in the round format
+(`type`, `tiles`, `from` → `from_seat`, `claimed`).
+"""
 
 from __future__ import annotations
 
@@ -31,6 +35,7 @@ class Meld:
 
     @property
     def kind(self) -> Tile:
+        """The meld's first tile (the kind of a pung or kong)."""
         return self.tiles[0]
 
     def claimed_tile(self) -> Tile | None:

@@ -1,12 +1,16 @@
-"""Reading and validating a 冲关 round document (round-format.md) into plain dataclasses.
+"""The one round model of every rule system, and the reading of round documents (round-format.md).
 
-Every refusal is a `RoundError` with a Chinese and an English message that names the problem:
-wrong tile count, fifth copy, unknown tile, a 吃 not from 上家, a seat whose 精 is unknown …
+`Meld` (melds.py), `PlayerTiles` and `Win` are shared by all systems; `Round` is a 冲关 round
+(indicator, typed options, 精 counts) and `SimpleRound` what 国标, 芜湖 and 冲击 read (seats,
+dealer, win and the raw document for their own fields). Every refusal is a `RoundError` with a
+Chinese and an English message that names the problem: wrong tile count, fifth copy, unknown
+tile, a 吃 not from 上家, a seat whose 精 is unknown …
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -57,13 +61,18 @@ class PlayerTiles:
     def kongs(self) -> tuple[Meld, ...]:
         return tuple(m for m in self.melds if m.is_kong)
 
+    @property
+    def shape_count(self) -> int:
+        """Tiles counting toward 13/14 (a kong counts three)."""
+        return len(self.hand) + 3 * len(self.melds)
+
     def all_tiles(self) -> list[Tile]:
         return [*self.hand, *(t for m in self.melds for t in m.tiles), *self.discards]
 
 
 @dataclass(frozen=True, slots=True)
 class Win:
-    """The win: seat, winning tile, discarder (None = 自摸), 杠上花, 抢杠, 天胡/地胡."""
+    """The win: seat, winning tile, discarder (None = 自摸), 杠上花, 抢杠, 天胡/地胡, the raw win block."""
 
     seat: str
     tile: Tile
@@ -71,6 +80,7 @@ class Win:
     after_kong: bool = False
     robbed_kong: bool = False
     special: str = "none"
+    raw: dict[str, Any] = field(default_factory=dict, compare=False)  # system-specific fields (国标 flowers, 芜湖 ya)
 
     @property
     def self_drawn(self) -> bool:
@@ -359,3 +369,170 @@ def _validate_win(r: Round, win: Win) -> None:
                              "dihu is a self-draw unless dihu_on_dealer_discard (then on the dealer's discard)")
     if r.is_jing(win.tile) and win.from_seat is not None and win.robbed_kong and opts.jing_claim == "chow_only":
         raise RoundError("本规则下精不能碰杠，也就没有精的杠可抢", "no kong of a discarded 精 exists under jing_claim chow_only")
+
+
+# ----------------------------------------------------------------------------- 国标, 芜湖, 冲击
+
+
+@dataclass(frozen=True, slots=True)
+class SimpleRound:
+    """What the non-冲关 systems read from a round document: seats, dealer, win, and the raw document."""
+
+    rules: str
+    dealer: str
+    players: dict[str, PlayerTiles]
+    win: Win | None
+    raw: dict[str, Any]
+
+    @property
+    def winner(self) -> PlayerTiles:
+        assert self.win is not None
+        return self.players[self.win.seat]
+
+    def winner_tiles(self) -> list[Tile]:
+        """Concealed hand plus the winning tile (the concealed part of the 14)."""
+        assert self.win is not None
+        return list(self.winner.hand) + [self.win.tile]
+
+
+def _source(value: Any, what_zh: str, what_en: str) -> str | None:
+    """A seat code E/S/W/N, or None for a self-draw ("self", "zimo" or nothing)."""
+    if value in ("self", None, "", "zimo"):
+        return None
+    if value not in SEATS:
+        raise RoundError(f"{what_zh}不是座位（E/S/W/N）：{value!r}", f"{what_en} is not a seat (E/S/W/N): {value!r}")
+    return str(value)
+
+
+def _plain_seat(value: Any, what_zh: str, what_en: str) -> str:
+    if value not in SEATS:
+        raise RoundError(f"{what_zh}不是座位（E/S/W/N）：{value!r}", f"{what_en} is not a seat (E/S/W/N): {value!r}")
+    return str(value)
+
+
+def _meld_tiles_fit(kind: str, tiles: tuple[Tile, ...]) -> bool:
+    """A 吃 is three suited tiles in a row (no honor sequences here); a 碰 three, a kong four identical."""
+    if kind == "chi":
+        ts = sorted(tiles)
+        return (len(ts) == 3 and not ts[0].is_honor and ts[0].suit == ts[2].suit
+                and ts[1].index == ts[0].index + 1 and ts[2].index == ts[0].index + 2)
+    return len(tiles) == (3 if kind == "peng" else 4) and len(set(tiles)) == 1
+
+
+def read_meld(doc: Any, seat: str) -> Meld:
+    """One meld mapping ``{type, tiles, from, claimed}`` of a 国标/芜湖/冲击 round; checks its tiles fit its type."""
+    if not isinstance(doc, dict):
+        raise RoundError(f"{SEAT_ZH[seat]}家的副露必须是映射", f"meld of {seat} must be a mapping")
+    kind = doc.get("type")
+    if kind not in MELD_TYPES:
+        raise RoundError(
+            f"{SEAT_ZH[seat]}家副露类型未知：{kind!r}（可用：{'/'.join(MELD_TYPES)}）",
+            f"unknown meld type {kind!r} for {seat}",
+        )
+    tiles = tuple(_tiles(doc.get("tiles"), f"{SEAT_ZH[seat]}家的{MELD_ZH[kind]}", f"{kind} of {seat}"))
+    if not _meld_tiles_fit(kind, tiles):
+        raise RoundError(
+            f"{SEAT_ZH[seat]}家的{MELD_ZH[kind]}牌不对：{doc.get('tiles')!r}",
+            f"{kind} of {seat} has wrong tiles: {doc.get('tiles')!r}",
+        )
+    if kind == "chi":
+        tiles = tuple(sorted(tiles))
+    source = None
+    if kind != "angang":
+        source = _source(doc.get("from"), f"{SEAT_ZH[seat]}家{MELD_ZH[kind]}的来源", f"source of {kind} of {seat}")
+        if source == seat:
+            raise RoundError(f"{SEAT_ZH[seat]}家不能{MELD_ZH[kind]}自己的牌", f"{seat} cannot claim from itself")
+    claimed = None
+    if doc.get("claimed") is not None:
+        claimed = _tiles(doc.get("claimed"), f"{SEAT_ZH[seat]}家吃的牌", f"claimed tile of {seat}")[0]
+    return Meld(kind, tiles, source, claimed)
+
+
+def read_seat(seat: str, doc: Any) -> PlayerTiles:
+    """One seat's ``{hand, melds, discards}``; an absent seat has no tiles (``has_tiles=False``)."""
+    if doc is None:
+        return PlayerTiles(seat)
+    if not isinstance(doc, dict):
+        raise RoundError(f"{SEAT_ZH[seat]}家必须是映射", f"player {seat} must be a mapping")
+    hand = tuple(_tiles(doc.get("hand"), f"{SEAT_ZH[seat]}家的手牌", f"hand of {seat}"))
+    melds_doc = doc.get("melds") or []
+    if not isinstance(melds_doc, list):
+        raise RoundError(f"{SEAT_ZH[seat]}家的副露必须是列表", f"melds of {seat} must be a list")
+    melds = tuple(read_meld(m, seat) for m in melds_doc)
+    discards = tuple(_tiles(doc.get("discards"), f"{SEAT_ZH[seat]}家的弃牌", f"discards of {seat}"))
+    return PlayerTiles(seat, hand, melds, discards, has_tiles=bool(hand or melds))
+
+
+def read_win(doc: Any) -> Win | None:
+    """The win block of a 国标/芜湖/冲击 round (its own fields stay in ``raw``); None for a draw (流局)."""
+    if doc is None:
+        return None
+    if not isinstance(doc, dict):
+        raise RoundError("win 必须是映射或 null", "win must be a mapping or null")
+    seat = _plain_seat(doc.get("seat"), "和牌者", "win.seat")
+    if doc.get("tile") is None:
+        raise RoundError("缺少和牌张（win.tile）", "win.tile is missing")
+    tiles = _tiles(doc.get("tile"), "和牌张", "win.tile")
+    if len(tiles) != 1:
+        raise RoundError(f"和牌张必须是一张牌：{doc.get('tile')!r}", f"win.tile must be one tile: {doc.get('tile')!r}")
+    source = _source(doc.get("from", "self"), "点炮者", "win.from")
+    if source == seat:
+        raise RoundError("点炮者不能是和牌者本人（自摸请写 self）", "win.from is the winner; write 'self' for 自摸")
+    special = str(doc.get("special") or "none")
+    if special not in SPECIALS:
+        raise RoundError(f"未知的 win.special：{special}", f"unknown win.special {special!r}")
+    return Win(seat, tiles[0], source, bool(doc.get("after_kong", False)), bool(doc.get("robbed_kong", False)),
+               special, raw=dict(doc))
+
+
+def check_fifth_copies(tiles: Iterable[Tile]) -> None:
+    """Refuse any kind that appears more than four times in the round."""
+    over = sorted(t for t, n in Counter(tiles).items() if n > 4)
+    if over:
+        t = over[0]
+        raise RoundError(f"{t.zh}（{t.code}）出现超过四张", f"tile {t.code} appears more than four times")
+
+
+def parse_simple_round(doc: dict[str, Any], *, extra_tiles: Iterable[Tile] = ()) -> SimpleRound:
+    """Read seats, dealer and win; check tile counts (14 winner, 13 others given) and fifth copies.
+
+    ``extra_tiles`` are tiles outside the players' (an indicator) that count toward the four copies.
+    """
+    if not isinstance(doc, dict):
+        raise RoundError("牌局描述必须是一个对象（JSON/YAML 映射）", "a round must be a JSON/YAML mapping")
+    dealer = _plain_seat(doc.get("dealer", "E"), "庄家", "dealer")
+    players_doc = doc.get("players") or {}
+    if not isinstance(players_doc, dict):
+        raise RoundError("players 必须是映射", "players must be a mapping")
+    unknown = [k for k in players_doc if k not in SEATS]
+    if unknown:
+        raise RoundError(f"未知的座位：{unknown[0]!r}", f"unknown seat {unknown[0]!r}")
+    players = {s: read_seat(s, players_doc.get(s)) for s in SEATS}
+    win = read_win(doc.get("win"))
+    everything: list[Tile] = list(extra_tiles)
+    for p in players.values():
+        everything.extend(p.all_tiles())
+    if win is not None:
+        everything.append(win.tile)
+        winner = players[win.seat]
+        if winner.shape_count + 1 != 14:
+            raise RoundError(
+                f"{SEAT_ZH[win.seat]}家（和牌者）的牌数不对：手牌+副露+和牌张共 {winner.shape_count + 1} 张，应为 14 张（杠算 3 张）",
+                f"winner {win.seat} has {winner.shape_count + 1} tiles, needs 14 (a kong counts 3)",
+            )
+    for s, p in players.items():
+        if (win is None or s != win.seat) and p.has_tiles and p.shape_count != 13:
+            raise RoundError(
+                f"{SEAT_ZH[s]}家的牌数不对：{p.shape_count} 张，应为 13 张（杠算 3 张）",
+                f"{s} has {p.shape_count} tiles, needs 13 (a kong counts 3)",
+            )
+    check_fifth_copies(everything)
+    return SimpleRound(str(doc.get("rules", "")), dealer, players, win, dict(doc))
+
+
+def chi_from_previous_seat(rnd: SimpleRound) -> None:
+    """A 吃 may only take the previous seat's (上家) discard."""
+    for p in rnd.players.values():
+        for m in p.melds:
+            if m.type == "chi" and m.from_seat is not None and previous_seat(p.seat) != m.from_seat:
+                raise RoundError(f"{SEAT_ZH[p.seat]}家只能吃上家的牌", f"{p.seat} may chi only from the previous seat")

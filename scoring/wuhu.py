@@ -21,8 +21,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from scoring.errors import RoundError
-from scoring.gb.round_input import SimpleRound, parse_simple_round
 from scoring.gb.shapes import is_standard_win, standard_waits
+from scoring.round import SimpleRound, parse_simple_round
 from scoring.settlement import SEAT_ZH, SEATS, Settlement
 from scoring.tiles import SUIT_ZH, Tile, counts_of
 
@@ -94,7 +94,7 @@ def zuizi_items(rnd: SimpleRound) -> list[str]:
     melds = winner.melds
     all_tiles = concealed + [t for m in melds for t in m.tiles]
     items: list[str] = []
-    if all(m.kind != "chi" for m in melds) and _all_pungs(counts):
+    if all(m.type != "chi" for m in melds) and _all_pungs(counts):
         items.append("对对胡")
     if _has_straight(counts, concealed):
         items.append("通天")
@@ -132,7 +132,7 @@ def check_tiles(rnd: SimpleRound) -> None:
         for t in p.all_tiles():
             if t.is_honor and t.index != HONGZHONG:
                 raise RoundError(f"芜湖麻将没有{t.zh}（只有万条筒和红中）", f"wuhu has no {t.code} (suits and 7z only)")
-        if any(m.kind == "chi" for m in p.melds):
+        if any(m.type == "chi" for m in p.melds):
             raise RoundError(f"芜湖麻将不能吃（{SEAT_ZH[p.seat]}家）", f"wuhu has no chi ({p.seat})")
     if rnd.win is not None and rnd.win.tile.is_honor and rnd.win.tile.index != HONGZHONG:
         raise RoundError(f"芜湖麻将没有{rnd.win.tile.zh}", f"wuhu has no {rnd.win.tile.code}")
@@ -186,12 +186,12 @@ def settle(doc: dict[str, Any]) -> Settlement:
         raise RoundError("win.ya 只用于押当（只听一张）", "win.ya given but the hand waited on more than one tile")
     plain, toujia = hand_value(table, zhi, ya, zimo)
     kind_zh = ("自摸" if zimo else "平成") + ("押当" if yadang else "")
-    gang = sum(table.angang if m.kind == "angang" else table.minggang for m in winner.melds if m.is_kong)
+    gang = sum(table.angang if m.type == "angang" else table.minggang for m in winner.melds if m.is_kong)
     items = zuizi_items(rnd)
     zuizi = 0
     for it in items:
         zuizi += table.zuizi * (2 if zimo and it != "杠后开花" else 1)
-    payers = [s for s in SEATS if s != win.seat] if zimo else [win.source]
+    payers = [s for s in SEATS if s != win.seat] if zimo else [win.from_seat]
     for payer in payers:
         assert payer is not None
         dealer_involved = rnd.dealer in (payer, win.seat)

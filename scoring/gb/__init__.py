@@ -13,8 +13,9 @@ from typing import Any
 
 from scoring.errors import RoundError
 from scoring.gb.calculator import NotWinning, calculate, fan_list, fan_total
-from scoring.gb.round_input import chi_from_previous_seat, parse_gb_round
 from scoring.gb.round_input import gb_hand as gb_hand
+from scoring.gb.round_input import parse_gb_round
+from scoring.round import chi_from_previous_seat
 from scoring.settlement import SEAT_ZH, SEATS, Settlement
 
 MIN_FAN = 8
@@ -50,12 +51,12 @@ def settle(doc: dict[str, Any]) -> Settlement:
             if s != win.seat:
                 out.pay(s, win.seat, BASE + total_fan, "hu", f"自摸 {BASE}+{total_fan}")
     else:
-        assert win.source is not None
+        assert win.from_seat is not None
         for s in SEATS:
             if s == win.seat:
                 continue
-            amount = BASE + total_fan if s == win.source else BASE
-            out.pay(s, win.seat, amount, "hu", f"点炮 {BASE}+{total_fan}" if s == win.source else f"底分 {BASE}")
+            amount = BASE + total_fan if s == win.from_seat else BASE
+            out.pay(s, win.seat, amount, "hu", f"点炮 {BASE}+{total_fan}" if s == win.from_seat else f"底分 {BASE}")
     out.win = {
         "seat": win.seat,
         "self_drawn": win.self_drawn,
@@ -70,6 +71,6 @@ def settle(doc: dict[str, Any]) -> Settlement:
     if win.self_drawn:
         out.explanation.append(f"自摸：三家各付 {BASE}+{total_fan} = {BASE + total_fan}")
     else:
-        src = win.source or "E"
+        src = win.from_seat or "E"
         out.explanation.append(f"点炮：{SEAT_ZH[src]}家付 {BASE}+{total_fan} = {BASE + total_fan}，其余两家各付 {BASE}")
     return out

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.gb.calculator import calculate, fan_list
-from scoring.gb.round_input import gb_hand, parse_simple_round
+from scoring.gb.round_input import gb_hand
+from scoring.round import parse_simple_round
 
 MELD_TYPES = {"chi", "peng", "gang", "angang", "bugang"}
 

@@ -17,7 +17,8 @@ import pytest
 from scoring.gb.calculator import NotWinning, calculate, fan_list
 from scoring.gb.fans import FANS
 from scoring.gb.random_hands import random_hand, random_near_hand, reference_fans
-from scoring.gb.round_input import gb_hand, parse_simple_round
+from scoring.gb.round_input import gb_hand
+from scoring.round import parse_simple_round
 from tests.scoring.gb_helpers import gb_doc
 from tests.scoring.test_gb_fans import CASES
 

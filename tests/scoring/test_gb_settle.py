@@ -75,7 +75,8 @@ def test_seat_wind_defaults_to_position_from_dealer() -> None:
 
 def settle_names(doc: dict, allow_low: bool = False) -> list[str]:
     from scoring.gb.calculator import calculate, fan_list
-    from scoring.gb.round_input import gb_hand, parse_simple_round
+    from scoring.gb.round_input import gb_hand
+    from scoring.round import parse_simple_round
 
     return [n for n, _ in fan_list(calculate(gb_hand(parse_simple_round(doc))))]
 
