@@ -1,6 +1,6 @@
 """Streamlit entry: `streamlit run app/main.py` (what `jingsuan app` starts).
 
-Pages (st.navigation): 算分, 牌局, 规则, and 标注 when `app/views/annotate.py` is installed.
+Pages (st.navigation, each a `render` callable of `app.views`): 算分, 牌局, 规则, 标注.
 When served beyond localhost, `JINGSUAN_ACCESS_CODE` is set and only a browser that brings the
 code (the `?code=` in the QR link, or typed in) gets in.
 """
@@ -8,7 +8,6 @@ code (the `?code=` in the QR link, or typed in) gets in.
 from __future__ import annotations
 
 import hmac
-import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -19,9 +18,9 @@ if str(ROOT) not in sys.path:
 
 import streamlit as st  # noqa: E402
 
+from app.views import annotate, rules, score  # noqa: E402
+from app.views import ledger as ledger_view  # noqa: E402
 from app.views.common import current_table, get_ledger, ledger_path, tr  # noqa: E402
-
-VIEWS = Path(__file__).resolve().parent / "views"
 
 
 def access_granted() -> bool:
@@ -78,18 +77,13 @@ def sidebar() -> None:
 
 
 def pages() -> list[st.Page]:
-    out = [
-        st.Page(VIEWS / "score.py", title=tr("page_score"), icon="🀄", url_path="score", default=True),
-        st.Page(VIEWS / "ledger.py", title=tr("page_ledger"), icon="📒", url_path="ledger"),
-        st.Page(VIEWS / "rules.py", title=tr("page_rules"), icon="📜", url_path="rules"),
+    """The app's pages, each the `render` function of its view."""
+    return [
+        st.Page(score.render, title=tr("page_score"), icon="🀄", url_path="score", default=True),
+        st.Page(ledger_view.render, title=tr("page_ledger"), icon="📒", url_path="ledger"),
+        st.Page(rules.render, title=tr("page_rules"), icon="📜", url_path="rules"),
+        st.Page(annotate.render, title=tr("page_annotate"), icon="🏷️", url_path="annotate"),
     ]
-    try:
-        annotate_ok = importlib.util.find_spec("app.views.annotate") is not None
-    except (ImportError, ValueError):
-        annotate_ok = False
-    if annotate_ok and (VIEWS / "annotate.py").exists():
-        out.append(st.Page(VIEWS / "annotate.py", title=tr("page_annotate"), icon="🏷️", url_path="annotate"))
-    return out
 
 
 def main() -> None:

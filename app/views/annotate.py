@@ -13,7 +13,7 @@ import streamlit as st
 from app import annotate_logic as logic
 from app.views.common import lang, tr
 from scoring.errors import JingsuanError
-from vision.dataset_store import (
+from vision.datasets.store import (
     DatasetStore,
     DuplicateExampleError,
     LabeledBox,
@@ -21,7 +21,7 @@ from vision.dataset_store import (
     list_datasets,
     open_dataset,
 )
-from vision.detection import CLASS_NAMES
+from vision.reader.detection import CLASS_NAMES
 
 DEFAULT_DATASET = "table"
 
@@ -164,7 +164,7 @@ def toggle_reviewed(store: DatasetStore) -> None:
 
 @st.cache_resource(show_spinner=False)
 def _named_finder() -> Any:
-    from vision.unlabelled import named_finder
+    from vision.datasets.unlabelled import named_finder
 
     return named_finder()
 
@@ -175,7 +175,7 @@ def find_unboxed(store: DatasetStore) -> None:
     stem = ss.get("ann_loaded")
     if not stem:
         return
-    from vision.image import load_image
+    from vision.reader.image import load_image
 
     try:
         found = _named_finder()(load_image(store.image_path(stem)))
@@ -440,7 +440,3 @@ def render() -> None:
     canvas_part(store, stem)
     boxes_part(store)
     save_part(store)
-
-
-if __name__ == "__main__":
-    render()

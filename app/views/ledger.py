@@ -104,8 +104,10 @@ def edit_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> No
             key=f"edit_json_{pick}",
         )
         if st.button(tr("edit_in_score"), key="edit_in_score"):
+            from app.views import score
+
             st.session_state["load_round"] = pick
-            st.switch_page("views/score.py")
+            st.switch_page(st.Page(score.render, url_path="score"))
         c1, c2 = st.columns(2)
         if c1.button(tr("resettle_save"), key="edit_save"):
             try:
@@ -186,7 +188,3 @@ def render() -> None:
         edit_part(ledger, table, rounds)
     transfer_part(ledger, table)
     data_dir_part()
-
-
-if __name__ == "__main__":
-    render()

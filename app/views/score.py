@@ -11,16 +11,14 @@ from typing import Any
 
 import streamlit as st
 
+from app import score_logic as logic
 from app.ledger import Ledger, LedgerError, TableInfo
+from app.score_logic import LOW_CONFIDENCE, MELD_TYPES, WINNER, RoundDraft
 from app.views.common import ALL_CODES, SEATS, current_table, get_ledger, lang, seat_label, tile_label, tr
 from scoring.errors import JingsuanError
-from scoring.round import previous_seat
 from scoring.settlement import COMPONENT_ZH, COMPONENTS
-from scoring.tiles import format_tiles, jing_of, parse_tiles, tile
+from scoring.tiles import parse_tiles
 
-LOW_CONFIDENCE = 0.5
-MELD_TYPES: dict[str, str] = {"chi": "吃", "peng": "碰", "gang": "明杠", "angang": "暗杠", "bugang": "补杠"}
-MELD_SIZE = {"chi": 3, "peng": 3, "gang": 4, "angang": 4, "bugang": 4}
 COMPONENT_EN = {"hu": "Win", "jing": "精", "gang": "Kong", "follow": "跟庄", "penalty": "Penalty"}
 
 # ----------------------------------------------------------------------------- photo adapter
@@ -58,7 +56,7 @@ def read_photo(data: bytes) -> PhotoReading:
 def assignment_of(detections: list[Any]) -> Any:
     """`vision.assign.assign(detections)`, or None when it is missing or fails (assignment is optional)."""
     try:
-        from vision import assign as assign_mod
+        from vision.reader import layout as assign_mod
 
         return assign_mod.assign(detections)
     except Exception:  # a broken assignment must not take the photo reading down
@@ -92,44 +90,6 @@ def photo_guide(language: str = "zh", path: Path = GUIDE_PATH) -> str:
     return (en if language == "en" and en.strip() else zh).strip()
 
 
-#: Seat of a meld read from the photo: the winner's, whoever that is (chosen later on the page).
-WINNER = "winner"
-
-
-def photo_melds(result: Any) -> list[dict[str, Any]]:
-    """The winner's melds the photo shows, as the page's meld list holds them (a concealed kong whose
-    kind did not show is left out: its question asks the player to add it)."""
-    out = []
-    for m in getattr(result, "melds", None) or []:
-        if not m.get("tiles") or m.get("type") not in MELD_TYPES:
-            continue
-        meld = {"seat": WINNER, "photo": True, "type": m["type"], "tiles": m["tiles"]}
-        if m["type"] == "chi" and m.get("claimed"):
-            meld["claimed"] = m["claimed"]
-        if m["type"] != "angang":
-            meld["from"] = None  # the photo cannot tell who discarded it: asked on the page (a chi is 上家's)
-        out.append(meld)
-    return out
-
-
-def apply_assignment(ss: Any, reading: PhotoReading) -> None:
-    """Put what the photo decided on the page: the hand without the winning tile, the winning tile, the
-    indicator, and the winner's melds (replacing those of an earlier photo, keeping hand-entered ones)."""
-    result = reading.assignment
-    hand = list(reading.hand)
-    win = getattr(result, "win_tile", None)
-    if win and hand and hand[-1] == win:
-        hand = hand[:-1]
-        ss["win_tile"] = win
-    if getattr(result, "indicator", None):
-        ss["indicator"] = result.indicator
-    if hand:
-        ss["hand"] = hand
-        ss["sel"] = None
-    if result is not None:
-        ss["melds"] = [m for m in ss.get("melds", []) if not m.get("photo")] + photo_melds(result)
-
-
 def low_confidence_tiles(detections: list[Any]) -> list[str]:
     """The uncertain tiles, left to right, as '五筒?0.32' so the player checks them first."""
     low = sorted((d for d in detections if d.conf < LOW_CONFIDENCE), key=lambda d: d.cx)
@@ -155,196 +115,82 @@ def draw_boxes(data: bytes, detections: list[Any]) -> Any:
 # ----------------------------------------------------------------------------- state
 
 
-def state() -> Any:
-    """Session defaults for the round being entered."""
+def draft() -> RoundDraft:
+    """The round being entered in this browser session (one object under one session key)."""
     ss = st.session_state
-    ss.setdefault("hand", [])
-    ss.setdefault("sel", None)
-    ss.setdefault("melds", [])
-    ss.setdefault("result", None)
-    ss.setdefault("refusal", None)
-    return ss
+    current = ss.get(logic.DRAFT_KEY)
+    if not isinstance(current, RoundDraft):
+        current = ss[logic.DRAFT_KEY] = RoundDraft()
+    return current
 
 
-def reset_round() -> None:
-    """Forget the round being entered (after it was confirmed)."""
-    for key in ("hand", "melds", "result", "refusal", "photo_key", "reading", "dealer", "false_win_seat", "editing_round"):
-        st.session_state.pop(key, None)
-    st.session_state["sel"] = None
-
-
-def load_round(doc: dict[str, Any], round_id: int) -> None:
-    """Put a stored round back on the page so that it can be fixed and confirmed again (replacing it)."""
+def start_round(new: RoundDraft, entries: dict[str, Any] | None = None) -> None:
+    """Replace the round on the page: a fresh draft, the widgets emptied (then set from `entries`)."""
     ss = st.session_state
-    reset_round()
-    win = doc.get("win") or {}
-    winner = win.get("seat") if win.get("seat") in SEATS else None
-    players = doc.get("players") or {}
-    ss["hand"] = [x.code for x in parse_tiles((players.get(winner) or {}).get("hand", ""))] if winner else []
-    ss["melds"] = [
-        {"seat": s, **m} for s in SEATS for m in ((players.get(s) or {}).get("melds") or []) if isinstance(m, dict)
-    ]
-    ss["win_seat"] = winner or "none"
-    if winner:
-        ss["win_tile"] = tile(win.get("tile", "1m")).code
-        ss["win_from"] = win.get("from", "self")
-        ss["after_kong"] = bool(win.get("after_kong"))
-        ss["robbed_kong"] = bool(win.get("robbed_kong"))
-        ss["special"] = win.get("special", "none")
-    ss["indicator"] = tile(doc.get("indicator", "1m")).code
-    ss["dealer"] = doc.get("dealer", "E")
-    ss["follow"] = int(doc.get("follow_dealer", 0))
-    for s in SEATS:
-        jing = (players.get(s) or {}).get("jing") or {}
-        ss[f"jz_{s}"] = int(jing.get("zheng", 0))
-        ss[f"jf_{s}"] = int(jing.get("fu", 0))
-    ss["editing_round"] = round_id
+    logic.clear_entries(ss)
+    ss[logic.DRAFT_KEY] = new
+    for key, value in (entries or {}).items():
+        ss[key] = value
 
 
-def tap_hand(i: int) -> None:
-    """Select a hand tile (tap again to unselect)."""
-    st.session_state["sel"] = None if st.session_state.get("sel") == i else i
-
-
-def tap_palette(code: str) -> None:
-    """Replace the selected hand tile, or add a tile when none is selected."""
+def entries() -> dict[str, Any]:
+    """The widgets' values of the round (winner, winning tile, 翻精, …) as a plain dict."""
     ss = st.session_state
-    sel = ss.get("sel")
-    if sel is not None and 0 <= sel < len(ss["hand"]):
-        ss["hand"][sel] = code
-        ss["sel"] = None
-    else:
-        ss["hand"].append(code)
-    ss["result"] = None
+    return {key: ss[key] for key in logic.ENTRY_KEYS if key in ss}
 
 
-def remove_selected() -> None:
-    ss = st.session_state
-    sel = ss.get("sel")
-    if sel is not None and 0 <= sel < len(ss["hand"]):
-        ss["hand"].pop(sel)
-    ss["sel"] = None
-    ss["result"] = None
-
-
-# ----------------------------------------------------------------------------- round document
-
-
-def count_jing(codes: list[str], indicator: str) -> dict[str, int]:
-    """正精 and 副精 among `codes` for `indicator`."""
-    zheng, fu = jing_of(tile(indicator))
-    return {"zheng": sum(c == zheng.code for c in codes), "fu": sum(c == fu.code for c in codes)}
-
-
-def build_round(ss: Any, table: TableInfo) -> dict[str, Any]:
-    """The round document (round-format.md) from what was entered on the page."""
-    winner = ss.get("win_seat", "none")
-    winner = None if winner == "none" else winner
-    players: dict[str, Any] = {s: {} for s in SEATS}
-    for m in ss["melds"]:
-        seat = winner if m["seat"] == WINNER else m["seat"]
-        if seat is None:  # the photo's melds, and nobody won: they are not anybody's
-            continue
-        meld = {k: v for k, v in m.items() if k not in ("seat", "photo") and v not in (None, "")}
-        if m["type"] == "chi" and not meld.get("from"):
-            meld["from"] = previous_seat(seat)  # a chi is always from 上家
-        players[seat].setdefault("melds", []).append(meld)
-    for s in SEATS:
-        if s == winner:
-            players[s]["hand"] = format_tiles(parse_tiles("".join(ss["hand"])))
-        else:
-            players[s]["jing"] = {"zheng": int(ss.get(f"jz_{s}", 0)), "fu": int(ss.get(f"jf_{s}", 0))}
-    doc: dict[str, Any] = {
-        "rules": table.rules,
-        "options": dict(table.options),
-        "unit": table.unit,
-        "dealer": ss.get("dealer", "E"),
-        "indicator": ss.get("indicator", "1m"),
-        "players": players,
-        "follow_dealer": int(ss.get("follow", 0)),
-        "false_win": [],
-    }
-    if winner:
-        doc["win"] = {
-            "seat": winner,
-            "tile": ss.get("win_tile", "1m"),
-            "from": ss.get("win_from", "self"),
-            "after_kong": bool(ss.get("after_kong", False)),
-            "robbed_kong": bool(ss.get("robbed_kong", False)),
-            "special": ss.get("special", "none"),
-        }
-    else:
-        doc["win"] = None
-    return doc
-
-
-def false_win_round(doc: dict[str, Any]) -> dict[str, Any]:
-    """The same round settled as 诈胡 by the would-be winner: no win, his 精 counted from his tiles."""
-    seat = doc["win"]["seat"]
-    me = doc["players"][seat]
-    codes = [x.code for x in parse_tiles(me.get("hand", ""))] + [doc["win"]["tile"]]
-    for m in me.get("melds", []):
-        codes += [x.code for x in parse_tiles(m["tiles"])]
-    out = {**doc, "win": None, "false_win": [seat]}
-    out["players"] = {
-        **doc["players"],
-        seat: {"jing": count_jing(codes, doc["indicator"]), "melds": me.get("melds", [])},
-    }
-    if not out["players"][seat]["melds"]:
-        out["players"][seat].pop("melds")
-    return out
-
-
-def settle_round(doc: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
-    """(settlement document, None) or (None, the Chinese reason it was refused)."""
-    import scoring
-
-    try:
-        return scoring.settle(doc).to_dict(), None
-    except JingsuanError as exc:
-        return None, exc.zh if lang() == "zh" else exc.en
+def show_error(exc: JingsuanError) -> None:
+    st.error(logic.error_text(exc, lang()))
 
 
 # ----------------------------------------------------------------------------- page parts
 
 
-def photo_part() -> None:
+def photo_part(d: RoundDraft) -> None:
     ss = st.session_state
     guide = photo_guide(lang())
     if guide:
         with st.expander(tr("photo_guide"), expanded=False):
             st.markdown(guide)
-    upload = st.file_uploader(tr("photo"), type=["jpg", "jpeg", "png", "webp"], key="photo")
-    shot = st.camera_input(tr("camera"), key="camera") if ss.get("https") else None
+    upload = st.file_uploader(tr("photo"), type=["jpg", "jpeg", "png", "webp"], key=d.upload_key)
+    shot = st.camera_input(tr("camera"), key=f"camera_{d.upload_gen}") if ss.get("https") else None
     got = upload or shot
     if got is None:
-        ss.pop("photo_bytes", None)
+        d.photo_bytes = None
         return
     data = got.getvalue()
-    ss["photo_bytes"] = data
+    d.photo_bytes = data
     key = f"{got.name}:{len(data)}"
-    if ss.get("photo_key") != key:
-        ss["photo_key"] = key
-        ss["photo_t0"] = time.perf_counter()
-        reading = read_photo(data)
-        ss["reading"] = reading
-        apply_assignment(ss, reading)
-    reading = ss.get("reading")
+    if d.photo_key != key:
+        d.photo_key = key
+        d.photo_t0 = time.perf_counter()
+        d.reading = read_photo(data)
+        for name, value in logic.apply_reading(d, d.reading).items():
+            ss[name] = value
+    reading = d.reading
     if reading is None:
         return
     if reading.message:
         st.warning(reading.message)
-    else:
-        low = sum(d.conf < LOW_CONFIDENCE for d in reading.detections)
-        st.info(tr("detected", n=len(reading.detections), low=low))
-        if low:
-            st.caption(" ".join(low_confidence_tiles(reading.detections)))
-        for q in getattr(reading.assignment, "questions", None) or []:
-            st.warning(q["zh"] if lang() == "zh" else q["en"])
-        try:
-            st.image(draw_boxes(data, reading.detections), width="stretch")
-        except Exception:
-            st.warning(tr("detect_failed", msg="image"))
+        return
+    low = sum(d_.conf < LOW_CONFIDENCE for d_ in reading.detections)
+    st.info(tr("detected", n=len(reading.detections), low=low))
+    if low:
+        st.caption(" ".join(low_confidence_tiles(reading.detections)))
+    questions_part(d)
+    try:
+        st.image(draw_boxes(data, reading.detections), width="stretch")
+    except Exception:
+        st.warning(tr("detect_failed", msg="image"))
+
+
+def questions_part(d: RoundDraft) -> None:
+    """The photo's open questions, each with 知道了; one a widget answers goes once that widget has a value."""
+    questions = getattr(getattr(d.reading, "assignment", None), "questions", None) or []
+    for i, q in logic.open_questions(questions, entries(), d.dismissed):
+        c1, c2 = st.columns([5, 1])
+        c1.warning(q["zh"] if lang() == "zh" else q["en"])
+        c2.button(tr("question_done"), key=f"question_done_{i}", on_click=d.dismissed.add, args=(str(i),))
 
 
 PALETTE_CSS = """
@@ -358,105 +204,79 @@ PALETTE_CSS = """
 """
 
 
-def hand_part() -> None:
-    ss = st.session_state
+def hand_part(d: RoundDraft) -> None:
     st.markdown(PALETTE_CSS, unsafe_allow_html=True)
     st.subheader(tr("hand"))
     st.caption(tr("hand_hint"))
     with st.container(key="handrow"):
-        hand = ss["hand"]
-        if hand:
-            cols = st.columns(min(len(hand), 14))
-            for i, code in enumerate(hand):
-                label = ("▶" if ss.get("sel") == i else "") + tile_label(code)
-                cols[i % len(cols)].button(label, key=f"hand_{i}", on_click=tap_hand, args=(i,))
-    st.caption(tr("tile_count", n=len(ss["hand"]), m=len([m for m in ss["melds"] if m["seat"] in (WINNER, ss.get("win_seat"))])))
+        if d.hand:
+            cols = st.columns(min(len(d.hand), 14))
+            for i, code in enumerate(d.hand):
+                label = ("▶" if d.sel == i else "") + tile_label(code)
+                cols[i % len(cols)].button(label, key=f"hand_{i}", on_click=d.tap_hand, args=(i,))
+    winner = st.session_state.get("win_seat")
+    st.caption(tr("tile_count", n=len(d.hand), m=len([m for m in d.melds if m["seat"] in (WINNER, winner)])))
     with st.container(key="palette"):
         for row in range(4):
             codes = ALL_CODES[row * 9 : row * 9 + 9]
             cols = st.columns(9)
             for c, code in zip(cols, codes):
-                c.button(tile_label(code), key=f"pal_{code}", on_click=tap_palette, args=(code,))
+                c.button(tile_label(code), key=f"pal_{code}", on_click=d.tap_palette, args=(code,))
     c1, c2 = st.columns(2)
-    c1.button(tr("remove"), key="remove_sel", on_click=remove_selected)
-    c2.button(tr("clear"), key="clear_hand", on_click=lambda: ss.update(hand=[], sel=None, result=None))
+    c1.button(tr("remove"), key="remove_sel", on_click=d.remove_selected)
+    c2.button(tr("clear"), key="clear_hand", on_click=d.clear_hand)
 
 
-def meld_part(table: TableInfo) -> None:
+def meld_type_label(kind: str) -> str:
+    return MELD_TYPES[kind] if lang() == "zh" else logic.MELD_TYPES_EN[kind]
+
+
+def meld_part(d: RoundDraft, table: TableInfo) -> None:
     ss = st.session_state
-    with st.expander(tr("melds"), expanded=bool(ss["melds"])):
-        for i, m in enumerate(ss["melds"]):
+    missing = logic.melds_missing_source(d.melds)
+    with st.expander(tr("melds"), expanded=bool(d.melds)):
+        for i, m in enumerate(d.melds):
             c1, c2 = st.columns([4, 1])
             who = tr("meld_winner") if m["seat"] == WINNER else seat_label(m["seat"], table)
             src = f" ← {seat_label(m['from'], table)}" if m.get("from") else ""
-            c1.write(f"{who}：{MELD_TYPES[m['type']]} {tile_label_run(m['tiles'])}{src}")
-            if m.get("photo") and m["type"] in ("peng", "gang", "bugang"):
+            c1.write(f"{who}：{meld_type_label(m['type'])} {tile_label_run(m['tiles'])}{src}")
+            if i in missing or (m.get("photo") and m["type"] in logic.NEEDS_SOURCE):
+                ss[f"meld_from_{i}"] = m.get("from") or ""
                 c1.selectbox(tr("meld_from_photo"), ["", *SEATS], key=f"meld_from_{i}",
-                             index=(["", *SEATS].index(m["from"]) if m.get("from") in SEATS else 0),
-                             format_func=lambda s: seat_label(s, table) if s else "—",
-                             on_change=_set_meld_from, args=(i,))
-            if c2.button(tr("meld_remove"), key=f"meld_del_{i}"):
-                ss["melds"].pop(i)
-                ss["result"] = None
-                st.rerun()
+                             format_func=lambda s: seat_label(s, table) if s else tr("choose"),
+                             on_change=lambda i=i: d.set_meld_source(i, ss.get(f"meld_from_{i}")))
+            c2.button(tr("meld_remove"), key=f"meld_del_{i}", on_click=d.remove_meld, args=(i,))
         with st.form("meld_form", clear_on_submit=True):
-            seat = st.selectbox(tr("meld_seat"), SEATS, format_func=lambda s: seat_label(s, table), key="m_seat")
-            kind = st.selectbox(tr("meld_type"), list(MELD_TYPES), format_func=MELD_TYPES.get, key="m_type")
-            tiles_text = st.text_input(tr("meld_tiles"), key="m_tiles")
-            src = st.selectbox(
-                tr("meld_from"), ["", *SEATS], format_func=lambda s: seat_label(s, table) if s else "—", key="m_from"
-            )
-            from_hand = st.checkbox(tr("meld_from_hand"), key="m_from_hand")
-            if st.form_submit_button(tr("meld_add")):
-                add_meld(seat, kind, tiles_text, src, from_hand)
+            st.selectbox(tr("meld_seat"), SEATS, format_func=lambda s: seat_label(s, table), key="m_seat")
+            st.selectbox(tr("meld_type"), list(MELD_TYPES), format_func=meld_type_label, key="m_type")
+            st.text_input(tr("meld_tiles"), key="m_tiles")
+            st.selectbox(tr("meld_from"), ["", *SEATS], format_func=lambda s: seat_label(s, table) if s else "—", key="m_from")
+            st.checkbox(tr("meld_from_hand"), key="m_from_hand")
+            st.form_submit_button(tr("meld_add"), on_click=submit_meld, args=(d,))
+            if d.meld_error:
+                st.error(d.meld_error)
 
 
-def _set_meld_from(i: int) -> None:
-    """The player said who discarded the tile of a photo meld."""
+def submit_meld(d: RoundDraft) -> None:
+    """加上这组: add the typed meld before the page is drawn again, so it shows at once."""
     ss = st.session_state
-    if 0 <= i < len(ss["melds"]):
-        ss["melds"][i]["from"] = ss.get(f"meld_from_{i}") or None
-        ss["result"] = None
+    d.meld_error = None
+    try:
+        logic.add_meld(d, ss.get("m_seat", "E"), ss.get("m_type", "chi"), ss.get("m_tiles", ""), ss.get("m_from") or None,
+                       bool(ss.get("m_from_hand")))
+    except JingsuanError as exc:
+        d.meld_error = logic.error_text(exc, lang())
 
 
 def tile_label_run(text: str) -> str:
     return "".join(tile_label(x.code) for x in parse_tiles(text)) if lang() == "zh" else text
 
 
-def add_meld(seat: str, kind: str, tiles_text: str, src: str, from_hand: bool) -> None:
-    """Add a declared meld or kong; with `from_hand`, its tiles leave the winner's concealed hand."""
-    ss = st.session_state
-    try:
-        codes = [x.code for x in parse_tiles(tiles_text)]
-    except JingsuanError as exc:
-        st.error(tr("bad_tiles", msg=exc.zh))
-        return
-    if len(codes) != MELD_SIZE[kind]:
-        st.error(tr("bad_tiles", msg=f"{MELD_TYPES[kind]}要 {MELD_SIZE[kind]} 张牌"))
-        return
-    if from_hand:
-        hand = list(ss["hand"])
-        for c in codes:
-            if c not in hand:
-                st.error(tr("bad_tiles", msg=f"手牌里没有 {tile_label(c)}"))
-                return
-            hand.remove(c)
-        ss["hand"] = hand
-        ss["sel"] = None
-    meld: dict[str, Any] = {"seat": seat, "type": kind, "tiles": format_tiles(parse_tiles(codes))}
-    if kind != "angang":
-        meld["from"] = src or None
-    if kind == "chi" and src:
-        meld["claimed"] = codes[1]
-    ss["melds"].append(meld)
-    ss["result"] = None
-
-
 def win_part(ledger: Ledger, table: TableInfo) -> None:
     ss = st.session_state
     c1, c2 = st.columns(2)
-    c1.selectbox(tr("win_tile"), ALL_CODES, format_func=tile_label, key="win_tile")
-    c2.selectbox(tr("indicator"), ALL_CODES, format_func=tile_label, key="indicator")
+    c1.selectbox(tr("win_tile"), ALL_CODES, index=None, placeholder=tr("choose"), format_func=tile_label, key="win_tile")
+    c2.selectbox(tr("indicator"), ALL_CODES, index=None, placeholder=tr("choose"), format_func=tile_label, key="indicator")
     if "dealer" not in ss:
         ss["dealer"] = ledger.current_dealer(table.id)
     st.selectbox(tr("dealer"), SEATS, format_func=lambda s: seat_label(s, table), key="dealer")
@@ -506,123 +326,140 @@ def settlement_table(settlement: dict[str, Any], table: TableInfo) -> Any:
     deltas = settlement.get("deltas", {})
     rows, index = [], []
     for comp in COMPONENTS:
-        d = deltas.get(comp) or {}
-        if any(d.get(s, 0) for s in SEATS):
-            rows.append([d.get(s, 0) for s in SEATS])
+        dd = deltas.get(comp) or {}
+        if any(dd.get(s, 0) for s in SEATS):
+            rows.append([dd.get(s, 0) for s in SEATS])
             index.append(COMPONENT_ZH[comp] if lang() == "zh" else COMPONENT_EN[comp])
     rows.append([settlement.get("total", {}).get(s, 0) for s in SEATS])
     index.append(tr("total"))
     return pd.DataFrame(rows, index=index, columns=[seat_label(s, table) for s in SEATS])
 
 
-def result_part(ledger: Ledger, table: TableInfo) -> None:
-    ss = st.session_state
-    result, doc = ss.get("result"), ss.get("result_doc")
-    if ss.get("refusal"):
-        fw = ss.get("false_win_seat")
-        st.error(tr("refused" if fw else "refused_round", msg=ss["refusal"]))
-        if fw and st.button(tr("false_win", seat=seat_label(fw, table)), key="false_win"):
-            fdoc = false_win_round(ss["attempt_doc"])
-            settlement, why = settle_round(fdoc)
-            ss["refusal"] = why
-            ss["false_win_seat"] = None
-            ss["result"], ss["result_doc"] = settlement, fdoc
-            st.rerun()
-    if not result:
+def settle_round(doc: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
+    """(settlement document, None) or (None, the reason it was refused, in this session's language)."""
+    import scoring
+
+    try:
+        return scoring.settle(doc).to_dict(), None
+    except JingsuanError as exc:
+        return None, logic.error_text(exc, lang())
+
+
+def do_settle(d: RoundDraft, table: TableInfo) -> None:
+    """结算: a question when something is not said yet, else the settlement or why the hand cannot win."""
+    d.touched()
+    try:
+        doc = logic.build_round(d, entries(), table)
+    except logic.MissingAnswer as exc:
+        d.ask = logic.error_text(exc, lang())
+        return
+    except JingsuanError as exc:
+        d.refusal = tr("refused_round", msg=logic.error_text(exc, lang()))
+        return
+    settlement, why = settle_round(doc)
+    d.result, d.result_doc, d.attempt_doc = settlement, doc, doc
+    if why:
+        d.false_win_seat = doc["win"]["seat"] if doc.get("win") else None
+        d.refusal = logic.refusal_text(why, lang()) if d.false_win_seat else tr("refused_round", msg=why)
+
+
+def settle_as_false_win(d: RoundDraft) -> None:
+    """按诈胡处理: the refused hand settled as 诈胡 by the would-be winner."""
+    fdoc = logic.false_win_round(d.attempt_doc or {})
+    settlement, why = settle_round(fdoc)
+    d.refusal = tr("refused_round", msg=why) if why else None
+    d.false_win_seat = None
+    d.result, d.result_doc = settlement, fdoc
+
+
+def confirm(d: RoundDraft, ledger: Ledger, table: TableInfo) -> None:
+    """确认记账: into the ledger, then a clean round (the table and the ledger's next dealer kept)."""
+    try:
+        if d.editing_round:
+            ledger.edit_round(d.editing_round, d.result_doc, d.result)
+            seq = ledger.round(d.editing_round).seq
+        else:
+            ledger.add_round(table.id, d.result_doc, d.result)
+            seq = len(ledger.rounds(table.id))
+    except LedgerError as exc:
+        d.refusal = logic.error_text(exc, lang())
+        return
+    start_round(d.next_round())
+    st.session_state[logic.DRAFT_KEY].recorded = seq
+
+
+def result_part(d: RoundDraft, ledger: Ledger, table: TableInfo) -> None:
+    if d.ask:
+        st.warning(d.ask)
+    if d.refusal:
+        st.error(d.refusal)
+        if d.false_win_seat:
+            st.button(tr("false_win", seat=seat_label(d.false_win_seat, table)), key="false_win",
+                      on_click=settle_as_false_win, args=(d,))
+    if not d.result:
         return
     st.subheader(tr("settlement"))
-    if ss.get("photo_t0"):
-        elapsed = time.perf_counter() - ss.pop("photo_t0")
-        st.caption(f"⏱ {elapsed:.2f} s")
-    names = (result.get("win") or {}).get("names") or []
+    if d.photo_t0:
+        st.caption(f"⏱ {time.perf_counter() - d.photo_t0:.2f} s")
+        d.photo_t0 = None
+    names = (d.result.get("win") or {}).get("names") or []
     if names:
         st.markdown("**" + " · ".join(names) + "**")
-    st.table(settlement_table(result, table))
+    st.table(settlement_table(d.result, table))
     with st.expander(tr("payments"), expanded=False):
-        for p in result.get("payments", []):
+        for p in d.result.get("payments", []):
             why = COMPONENT_ZH.get(p["reason"], p["reason"])
             st.write(tr("pays", a=seat_label(p["from"], table), b=seat_label(p["to"], table), n=p["amount"], why=why))
-    if result.get("explanation"):
+    if d.result.get("explanation"):
         st.markdown(tr("explanation"))
-        for line in result["explanation"]:
+        for line in d.result["explanation"]:
             st.write(f"- {line}")
-    for w in result.get("warnings", []):
+    for w in d.result.get("warnings", []):
         st.warning(w)
-    if st.button(tr("confirm"), type="primary", key="confirm"):
-        editing = ss.get("editing_round")
-        try:
-            if editing:
-                ledger.edit_round(editing, doc, result)
-                seq = ledger.round(editing).seq
-            else:
-                ledger.add_round(table.id, doc, result)
-                seq = len(ledger.rounds(table.id))
-        except LedgerError as exc:
-            st.error(exc.zh)
-            return
-        reset_round()
-        st.session_state["last_confirmed"] = seq
-        st.rerun()
+    st.button(tr("confirm"), type="primary", key="confirm", on_click=confirm, args=(d, ledger, table))
 
 
 EXAMPLE_DATASET = "table"
 
 
-def save_example() -> None:
+def save_example(d: RoundDraft) -> None:
     """Save the photo, its detections as corrected by the hand, and the round's details into datasets/table."""
     from app.annotate_logic import save_score_example
-    from vision.dataset_store import open_dataset
+    from vision.datasets.store import open_dataset
 
-    ss = st.session_state
-    data = ss.get("photo_bytes")
-    if not data:
+    if not d.photo_bytes:
         return
-    reading = ss.get("reading")
-    detections = list(getattr(reading, "detections", []) or [])
-    winner = ss.get("win_seat")
+    detections = list(getattr(d.reading, "detections", []) or [])
+    values = entries()
     try:
         store = open_dataset(EXAMPLE_DATASET)
         stem, what = save_score_example(
             store,
-            data,
+            d.photo_bytes,
             detections,
-            list(ss.get("hand", [])),
-            ss.get("win_tile") if winner and winner != "none" else None,
-            ss.get("indicator"),
-            list(ss.get("melds", [])),
+            list(d.hand),
+            values.get("win_tile") if logic.winner_of(values) else None,
+            values.get("indicator"),
+            list(d.melds),
         )
     except JingsuanError as exc:
-        ss["example_msg"] = ("error", exc.zh if lang() == "zh" else exc.en)
+        d.example_msg = ("error", logic.error_text(exc, lang()))
         return
-    ss["example_msg"] = ("success", tr(f"example_{what}", name=EXAMPLE_DATASET, stem=stem))
+    d.example_msg = ("success", tr(f"example_{what}", name=EXAMPLE_DATASET, stem=stem))
 
 
-def example_part() -> None:
+def example_part(d: RoundDraft) -> None:
     """One button: keep this photo as a labelled example for training (only when a photo was given)."""
-    ss = st.session_state
-    if ss.get("photo_bytes"):
-        st.button(tr("save_example"), key="save_example", on_click=save_example)
-    msg = ss.pop("example_msg", None)
+    if d.photo_bytes:
+        st.button(tr("save_example"), key="save_example", on_click=save_example, args=(d,))
+    msg, d.example_msg = d.example_msg, None
     if msg:
         (st.success if msg[0] == "success" else st.error)(msg[1])
 
 
-def do_settle(table: TableInfo) -> None:
-    ss = st.session_state
-    try:
-        doc = build_round(ss, table)
-    except JingsuanError as exc:
-        ss["refusal"], ss["result"] = exc.zh, None
-        return
-    settlement, why = settle_round(doc)
-    ss["result"], ss["result_doc"], ss["refusal"] = settlement, doc, why
-    ss["attempt_doc"] = doc
-    ss["false_win_seat"] = doc["win"]["seat"] if why and doc.get("win") else None
-
-
 def render() -> None:
     """The 算分 page."""
-    ss = state()
+    ss = st.session_state
     ledger = get_ledger()
     if ledger is None:
         return
@@ -630,20 +467,18 @@ def render() -> None:
     st.title(tr("page_score"))
     if ss.get("load_round"):
         rid = ss.pop("load_round")
-        load_round(ledger.round(rid).round_doc, rid)
-    if ss.get("editing_round"):
-        st.info(tr("editing", seq=ledger.round(ss["editing_round"]).seq))
-    if ss.get("last_confirmed"):
-        st.success(tr("confirmed", seq=ss.pop("last_confirmed")))
-    photo_part()
-    hand_part()
-    meld_part(table)
+        start_round(*logic.load_round(ledger.round(rid).round_doc, rid))
+    d = draft()
+    if d.editing_round:
+        st.info(tr("editing", seq=ledger.round(d.editing_round).seq))
+    photo_part(d)
+    hand_part(d)
+    meld_part(d, table)
     win_part(ledger, table)
-    if st.button(tr("settle"), type="primary", key="settle"):
-        do_settle(table)
-    result_part(ledger, table)
-    example_part()
-
-
-if __name__ == "__main__":
-    render()
+    if d.recorded:  # said where the player is: at the bottom, where 确认记账 was, and as a toast
+        st.success(tr("confirmed", seq=d.recorded))
+        st.toast(tr("confirmed_toast"), icon="✅")
+        d.recorded = None
+    st.button(tr("settle"), type="primary", key="settle", on_click=do_settle, args=(d, table))
+    result_part(d, ledger, table)
+    example_part(d)

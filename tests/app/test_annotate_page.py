@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 from streamlit.testing.v1 import AppTest
+from streamlit.util import calc_hash
 
 from app import annotate_logic as logic
-from vision.dataset_store import DatasetStore, LabeledBox
-from vision.detection import CLASS_NAMES, Detection
+from vision.datasets.store import DatasetStore, LabeledBox
+from vision.reader.detection import CLASS_NAMES, Detection
 
 MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
 
@@ -144,7 +145,8 @@ def dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def annotate_page() -> AppTest:
     at = AppTest.from_file(MAIN, default_timeout=30).run()
-    at.switch_page("views/annotate.py").run()
+    at._page_hash = calc_hash("annotate")  # pages are callables: AppTest.switch_page only knows files
+    at.run()
     assert not at.exception, at.exception
     return at
 
@@ -226,7 +228,7 @@ def test_annotate_page_new_dataset_and_bad_name(dirs: Path) -> None:
 def test_score_page_saves_the_photo_as_a_labelled_example(dirs: Path) -> None:
     at = AppTest.from_file(MAIN, default_timeout=30).run()
     assert not any(b.key == "save_example" for b in at.button)  # no photo, no button
-    at.file_uploader(key="photo").set_value(("hand.png", png(), "image/png")).run()
+    at.file_uploader(key=at.session_state["score"].upload_key).set_value(("hand.png", png(), "image/png")).run()
     assert not at.exception, at.exception
     for code in ("1m", "2m", "3m"):
         at.button(key=f"pal_{code}").click().run()
@@ -252,7 +254,7 @@ def test_annotate_page_finds_the_tiles_left_unboxed(dirs: Path) -> None:
     import cv2
     import numpy as np
 
-    from vision.synth import random_scene
+    from vision.training.synth import random_scene
 
     scene = random_scene(np.random.default_rng(3), tileset="default", perspective=0.0)
     photo = cv2.imencode(".png", cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR))[1].tobytes()
