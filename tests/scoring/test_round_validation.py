@@ -106,3 +106,16 @@ def test_non_mapping_documents_are_refused() -> None:
         settle([1, 2, 3])  # type: ignore[arg-type]
     with pytest.raises(RoundError):
         settle(round_doc(*GOOD) | {"players": "nope"})
+
+
+def test_every_rule_system_reads_melds_and_the_win_into_the_same_model() -> None:
+    from scoring.chongguan.presets import XINGGUO
+    from scoring.melds import Meld
+    from scoring.round import parse_round, parse_simple_round
+
+    doc = round_doc("345m678p234s5s", "5s", frm="W", melds=[{"type": "peng", "tiles": "999s", "from": "N"}])
+    chongguan, other = parse_round(doc, "xingguo", XINGGUO), parse_simple_round(doc)
+    assert chongguan.players["S"].melds == other.players["S"].melds
+    assert isinstance(other.players["S"].melds[0], Meld) and other.players["S"].melds[0].from_seat == "N"
+    assert chongguan.win == other.win and other.win is not None and other.win.from_seat == "W"
+    assert other.win.raw["from"] == "W"
