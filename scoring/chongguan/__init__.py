@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.chongguan.presets import OPTION_INFO, PRESETS, resolve_options
+from scoring.chongguan.presets import OPTION_INFO, PRESETS, ChongguanOptions, KongPay, resolve_options
 from scoring.chongguan.settle import settle, settle_round
 
-__all__ = ["OPTION_INFO", "PRESETS", "resolve_options", "settle", "settle_round"]
+__all__ = ["OPTION_INFO", "PRESETS", "ChongguanOptions", "KongPay", "resolve_options", "settle", "settle_round"]
