@@ -3,7 +3,8 @@
 One file → the settlement JSON of round-format.md (or `--text`, a readable Chinese table).
 Several files → JSON Lines, one settlement per line with a `file` field; a refused round prints
 `{"file": ..., "error": ...}` on its line.  Any refusal → exit status 2; a single refused file
-prints one line saying why on stderr and nothing on stdout.
+prints one line saying why on stderr and nothing on stdout.  Input is capped (256 KiB, regular
+files or stdin only), YAML without aliases (scoring/inputs.py); a bad file never ends a batch.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 HELP = "结算一局 (settle a round: JSON/YAML file, - for stdin)"
@@ -23,34 +23,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", choices=["zh", "en"], default="zh", help="language of error messages")
 
 
+MAX_ROUND_BYTES = 256 * 1024  # a round is a few hundred bytes; a megabyte-sized one is not a round
+
+
 def read_round(name: str) -> dict[str, Any]:
-    """Read one round document (JSON or YAML); unreadable input raises JingsuanError."""
-    import yaml
-
+    """Read one round document (JSON or YAML, capped, no aliases); unreadable input raises JingsuanError."""
     from scoring.errors import RoundError
+    from scoring.inputs import load_yaml_file
 
-    try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise RoundError(f"找不到文件：{name}", f"no such file: {name}") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RoundError(f"无法读取文件 {name}：{exc}", f"cannot read {name}: {exc}") from exc
-    try:
-        doc = yaml.safe_load(text)  # YAML is a superset of JSON
-    except yaml.YAMLError as exc:
-        where = getattr(exc, "problem_mark", None)
-        at = f"（第{where.line + 1}行）" if where else ""
-        raise RoundError(f"{name} 不是有效的 JSON/YAML{at}", f"{name} is not valid JSON/YAML {at}") from exc
+    doc = load_yaml_file(name, MAX_ROUND_BYTES)
     if not isinstance(doc, dict):
         raise RoundError(f"{name} 的内容必须是一个对象（牌局描述）", f"{name} must hold a mapping (a round)")
     return doc
 
 
 def settle_file(name: str) -> dict[str, Any]:
-    """The settlement document of one file; refusals raise JingsuanError."""
+    """The settlement document of one file; refusals (also a field of the wrong type) raise JingsuanError."""
     from scoring import settle
+    from scoring.errors import JingsuanError, RoundError
 
-    return settle(read_round(name)).to_dict()
+    doc = read_round(name)
+    try:
+        return settle(doc).to_dict()
+    except JingsuanError:
+        raise
+    except (TypeError, KeyError, AttributeError, IndexError, ValueError, OverflowError, RecursionError) as exc:
+        # The round validator let a malformed field through: still a refused input, never a traceback.
+        raise RoundError(
+            f"{name}：牌局描述里有格式不对的字段（{type(exc).__name__}）",
+            f"{name}: a field of the round is malformed ({type(exc).__name__}: {exc})",
+        ) from exc
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,6 +77,11 @@ def run(args: argparse.Namespace) -> int:
         except JingsuanError as exc:
             status = 2
             print(json.dumps({"file": name, "error": message(exc)}, ensure_ascii=False))
+            continue
+        except Exception as exc:  # noqa: BLE001 - one bad file never ends the batch
+            status = 2
+            error = f"{type(exc).__name__}: {exc}"[:300]
+            print(json.dumps({"file": name, "error": error}, ensure_ascii=False))
             continue
         if args.text:
             print(f"== {name}\n{text_table(doc)}")
