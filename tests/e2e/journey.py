@@ -1,0 +1,116 @@
+"""A player's journey through the app, measured: how tall the page grows and how often, and which way,
+the player has to scroll to reach the next thing to tap (for the 390×844 touch screen and desktop).
+
+Playwright scrolls a target into view by itself before a tap, which would hide exactly what we want to
+measure; `Journey.tap` first checks whether the target is on screen and, if not, scrolls the page the
+way a thumb would (one scroll, counted, up or down), then taps it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.e2e.helpers import wait_for_rerun
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+
+#: The element that scrolls: Streamlit's main area when it overflows, else the document.
+SCROLLER_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  return main && main.scrollHeight > main.clientHeight + 1 ? main : document.scrollingElement;
+}"""
+
+
+@dataclass
+class Scroll:
+    """One scroll the player had to make: pixels (negative = back up) and what it was for."""
+
+    pixels: int
+    why: str
+
+
+@dataclass
+class Journey:
+    """Drive a page as a player would and keep count of scrolls and page heights."""
+
+    page: Any
+    touch: bool = True
+    scrolls: list[Scroll] = field(default_factory=list)
+    heights: list[int] = field(default_factory=list)
+
+    @property
+    def viewport_height(self) -> int:
+        return int(self.page.viewport_size["height"])
+
+    def page_height(self) -> int:
+        """The full height of the page's content now, in CSS pixels."""
+        return int(self.page.evaluate(f"() => ({SCROLLER_JS})().scrollHeight"))
+
+    def scroll_top(self) -> int:
+        return int(self.page.evaluate(f"() => ({SCROLLER_JS})().scrollTop"))
+
+    def visible_band(self) -> tuple[float, float]:
+        """The part of the viewport not covered by Streamlit's fixed header: (top, bottom)."""
+        header = self.page.locator('[data-testid="stHeader"]')
+        top = 0.0
+        if header.count():
+            box = header.first.bounding_box()
+            top = box["y"] + box["height"] if box else 0.0
+        return top, float(self.viewport_height)
+
+    def on_screen(self, locator: Any) -> bool:
+        """True when the whole element is inside the visible band (no scroll needed to see it)."""
+        box = locator.bounding_box()
+        if box is None:
+            return False
+        top, bottom = self.visible_band()
+        return box["y"] >= top - 1 and box["y"] + box["height"] <= bottom + 1
+
+    def bring_into_view(self, locator: Any, why: str) -> None:
+        """Scroll once, as a thumb would, so the element sits mid-screen; counted when it was needed."""
+        locator.wait_for(state="visible")
+        if self.on_screen(locator):
+            return
+        box = locator.bounding_box()
+        top, bottom = self.visible_band()
+        delta = int(box["y"] + box["height"] / 2 - (top + bottom) / 2)
+        before = self.scroll_top()
+        self.page.evaluate(f"(d) => {{ ({SCROLLER_JS})().scrollTop += d; }}", delta)
+        self.page.wait_for_timeout(120)
+        moved = self.scroll_top() - before
+        if moved:
+            self.scrolls.append(Scroll(moved, why))
+
+    def tap(self, locator: Any, why: str = "", rerun: bool = True) -> None:
+        """Reach the element (scrolling if needed, counted) and tap it; wait for the app's rerun."""
+        self.bring_into_view(locator, why or str(locator))
+        if self.touch:
+            locator.tap()
+        else:
+            locator.click()
+        if rerun:
+            wait_for_rerun(self.page)
+        self.heights.append(self.page_height())
+
+    def look_at(self, locator: Any, why: str = "") -> None:
+        """The player reads something: scroll to it only if it is off screen (counted)."""
+        self.bring_into_view(locator, why or str(locator))
+
+    @property
+    def scroll_count(self) -> int:
+        return len(self.scrolls)
+
+    @property
+    def scrolls_back_up(self) -> int:
+        return sum(s.pixels < 0 for s in self.scrolls)
+
+    def max_screens(self) -> float:
+        """The tallest the page got, in screen heights."""
+        return max(self.heights or [self.page_height()]) / self.viewport_height
+
+    def summary(self) -> str:
+        """One line for logs and assertion messages."""
+        moves = ", ".join(f"{s.pixels:+d}px→{s.why}" for s in self.scrolls) or "none"
+        return f"page up to {max(self.heights or [0])}px ({self.max_screens():.2f} screens), {self.scroll_count} scrolls: {moves}"
