@@ -157,6 +157,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ann_toggle_reviewed": ("切换已核对", "Toggle reviewed"),
     "ann_saved": ("已保存 {n} 个框。", "Saved {n} boxes."),
     "ann_reviewed": ("已核对（标注无误）", "Reviewed (labels are right)"),
+    "ann_saved_on_switch": ("上一张照片的 {n} 个框已保存（没改核对标记）。", "The last photo's {n} boxes were saved (review mark unchanged)."),
     "ann_unsaved": ("有未保存的修改。", "There are unsaved changes."),
     "ann_error": ("保存失败：{msg}", "Could not save: {msg}"),
     "ann_check": ("查漏标", "Find unboxed tiles"),

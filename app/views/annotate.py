@@ -151,8 +151,9 @@ def save_current(store: DatasetStore) -> None:
     ss["ann_flash"] = ((stem, False), [("success", tr("ann_saved", n=n))])
 
 
-def on_reviewed(store: DatasetStore) -> None:
+def on_reviewed(store: DatasetStore, box_key: str) -> None:
     """The review checkbox takes effect at once (labels are saved with it)."""
+    st.session_state["ann_reviewed"] = bool(st.session_state.get(box_key))
     save_current(store)
 
 
@@ -160,6 +161,7 @@ def toggle_reviewed(store: DatasetStore) -> None:
     """Keyboard shortcut V: flip the review mark and save."""
     st.session_state["ann_reviewed"] = not st.session_state.get("ann_reviewed", False)
     save_current(store)
+    st.session_state["ann_review_version"] = int(st.session_state.get("ann_review_version", 0)) + 1  # redraw the tick
 
 
 @st.cache_resource(show_spinner=False)
@@ -198,29 +200,40 @@ SHORTCUTS = {"ann_save": "S", "ann_delete": "Delete", "ann_toggle_reviewed": "V"
 # ----------------------------------------------------------------------------- page parts
 
 
+def use_dataset(name: str) -> None:
+    """Work in dataset `name` from now on (uploads go there)."""
+    ss = st.session_state
+    ss["ann_dataset"] = name
+    ss.pop("ann_stem", None)
+    ss.pop("ann_loaded", None)
+
+
+def create_dataset(root: Any) -> None:
+    """创建: make the dataset and switch to it."""
+    name = str(st.session_state.get("ann_new_name", "")).strip()
+    if not name:
+        return
+    try:
+        open_dataset(name, root)._ensure_layout()
+    except JingsuanError as exc:
+        st.session_state["ann_create_error"] = err_text(exc)
+        return
+    use_dataset(name)
+
+
 def dataset_part() -> DatasetStore | None:
     ss = st.session_state
     ss.setdefault("ann_dataset", DEFAULT_DATASET)
     root = default_datasets_root()
     names = sorted(set(list_datasets(root)) | {ss["ann_dataset"]})
     c1, c2 = st.columns([2, 3])
-    pick = c1.selectbox(tr("ann_dataset"), names, index=names.index(ss["ann_dataset"]), key="ann_pick_dataset")
-    if pick != ss["ann_dataset"]:
-        ss["ann_dataset"] = pick
-        ss.pop("ann_stem", None)
-        ss.pop("ann_loaded", None)
+    ss["ann_pick_dataset"] = ss["ann_dataset"]  # the picker shows the dataset in use, whoever changed it
+    c1.selectbox(tr("ann_dataset"), names, key="ann_pick_dataset", on_change=lambda: use_dataset(ss["ann_pick_dataset"]))
     with c2.form("ann_new_dataset_form", clear_on_submit=True):
-        new = st.text_input(tr("ann_new_dataset"), key="ann_new_name")
-        if st.form_submit_button(tr("create")) and new.strip():
-            try:
-                open_dataset(new, root)._ensure_layout()
-            except JingsuanError as exc:
-                st.error(err_text(exc))
-            else:
-                ss["ann_dataset"] = new.strip()
-                ss.pop("ann_stem", None)
-                ss.pop("ann_loaded", None)
-                st.rerun()
+        st.text_input(tr("ann_new_dataset"), key="ann_new_name")
+        st.form_submit_button(tr("create"), on_click=create_dataset, args=(root,))
+    if ss.get("ann_create_error"):
+        st.error(ss.pop("ann_create_error"))
     st.caption(f"{tr('data_dir')}: {root / ss['ann_dataset']}")
     return current_store()
 
@@ -285,6 +298,21 @@ def upload_part(store: DatasetStore) -> None:
     sticky_notice("ann_upload_report", tuple(keys), report or None)
 
 
+def on_switch_photo(store: DatasetStore) -> None:
+    """Another photo chosen: the last one's unsaved boxes are saved first (its review mark untouched), and said."""
+    ss = st.session_state
+    stem = ss.get("ann_loaded")
+    if not stem or logic.same_boxes(ss.get("ann_boxes", []), ss.get("ann_saved_boxes", []), tol=0.01):
+        return
+    try:
+        logic.save_edited(store, stem, ss.get("ann_boxes", []), ss.get("ann_origin"))
+    except JingsuanError as exc:
+        ss["ann_stem"] = stem  # stay on the photo whose edits could not be saved
+        ss["ann_flash"] = ((stem, True), [("error", tr("ann_error", msg=err_text(exc)))])
+        return
+    ss["ann_switch_note"] = (ss["ann_stem"], tr("ann_saved_on_switch", n=len(ss.get("ann_boxes", []))))
+
+
 def pick_part(store: DatasetStore) -> str | None:
     ss = st.session_state
     stems = store.stems()
@@ -305,13 +333,18 @@ def pick_part(store: DatasetStore) -> str | None:
         mark = "✓" if doc.get("reviewed") else "·"
         return f"{mark} {doc.get('original_name') or s} ({s[:8]})"
 
-    stem = st.selectbox(tr("ann_photo"), stems, format_func=label, key="ann_stem")
+    stem = st.selectbox(tr("ann_photo"), stems, format_func=label, key="ann_stem", on_change=on_switch_photo, args=(store,))
     if ss.get("ann_loaded") != stem:
         try:
             load_stem(store, stem)
         except JingsuanError as exc:
             st.error(err_text(exc))
             return None
+    note = ss.get("ann_switch_note")
+    if note and note[0] == stem:
+        st.info(note[1])
+    elif note:
+        ss.pop("ann_switch_note", None)
     return stem
 
 
@@ -416,7 +449,11 @@ def save_part(store: DatasetStore) -> None:
     c1, c2, c3 = st.columns(3)
     c1.button(tr("ann_save"), type="primary", key="ann_save", on_click=save_current, args=(store,),
               shortcut=SHORTCUTS["ann_save"])
-    c2.checkbox(tr("ann_reviewed"), key="ann_reviewed", on_change=on_reviewed, args=(store,))
+    stem = ss.get("ann_loaded")
+    # one checkbox per photo: a tick the browser still shows for the last photo cannot mark this one
+    box_key = f"ann_reviewed_{stem}_{ss.get('ann_review_version', 0)}"
+    c2.checkbox(tr("ann_reviewed"), value=bool(ss.get("ann_reviewed")), key=box_key, on_change=on_reviewed,
+                args=(store, box_key))
     c3.button(tr("ann_toggle_reviewed"), key="ann_toggle_reviewed", on_click=toggle_reviewed, args=(store,),
               shortcut=SHORTCUTS["ann_toggle_reviewed"])
     # "saved" stays while that photo has nothing unsaved; a failed save's error while its edits are unsaved

@@ -151,6 +151,12 @@ def annotate_page() -> AppTest:
     return at
 
 
+def reviewed_box(at: AppTest) -> object:
+    """The 已核对 checkbox of the photo shown."""
+    (box,) = [c for c in at.checkbox if c.label.startswith("已核对")]
+    return box
+
+
 def infos(at: AppTest) -> str:
     return "\n".join(str(e.value) for e in [*at.info, *at.success, *at.error, *at.warning, *at.caption])
 
@@ -196,10 +202,10 @@ def test_annotate_page_upload_edit_save_and_review(dirs: Path) -> None:
     (box,) = store.load(stem).boxes
     assert box.cls == "7z" and (box.x1, box.y1, box.x2, box.y2) == pytest.approx((60, 20, 100, 80), abs=0.01)
     assert store.progress() == (0, 2)
-    at.checkbox(key="ann_reviewed").check().run()
+    reviewed_box(at).check().run()
     assert store.progress() == (1, 2) and store.load(stem).reviewed
     assert "已核对 1 / 2 张" in str(at.get("progress")[0].proto.text)
-    at.checkbox(key="ann_reviewed").uncheck().run()
+    reviewed_box(at).uncheck().run()
     assert store.progress() == (0, 2)
     # the laptop shortcuts: S saves, Delete removes the box, V flips the review mark
     shortcuts = {b.key: b.proto.shortcut for b in at.button if b.key in ("ann_save", "ann_delete", "ann_toggle_reviewed")}
@@ -223,6 +229,41 @@ def test_annotate_page_new_dataset_and_bad_name(dirs: Path) -> None:
     assert not at.exception, at.exception
     assert at.session_state["ann_dataset"] == "club-2"
     assert (dirs / "datasets" / "club-2" / "data.yaml").exists()
+
+
+def test_switching_photos_keeps_each_review_mark_and_saves_the_edits_first(dirs: Path) -> None:
+    at = annotate_page()
+    at.file_uploader(key="ann_upload").set_value([("a.png", png(), "image/png"), ("b.png", png(color=(1, 2, 3)), "image/png")])
+    at.run()
+    store = DatasetStore(dirs / "datasets" / "table")
+    a = at.session_state["ann_loaded"]
+    (b,) = [s for s in store.stems() if s != a]
+    reviewed_box(at).check().run()
+    assert store.load(a).reviewed
+    at.number_input(key="ann_x1").set_value(10.0)
+    at.number_input(key="ann_x2").set_value(50.0)
+    at.button(key="ann_add_btn").click().run()  # an unsaved box on the reviewed photo
+    at.selectbox(key="ann_stem").set_value(b).run()
+    assert not at.exception, at.exception
+    assert at.session_state["ann_loaded"] == b and at.selectbox(key="ann_stem").value == b
+    assert "上一张照片的 1 个框已保存" in infos(at)  # the edits were not dropped silently
+    assert len(store.load(a).boxes) == 1 and store.load(a).reviewed
+    assert not store.load(b).reviewed and reviewed_box(at).value is False
+    reviewed_box(at).check().run()  # reviewing the second leaves the first as it was
+    assert store.load(b).reviewed and store.load(a).reviewed
+    at.selectbox(key="ann_stem").set_value(a).run()
+    assert reviewed_box(at).value is True and at.session_state["ann_loaded"] == a
+
+
+def test_a_created_dataset_is_the_one_uploads_go_into(dirs: Path) -> None:
+    at = annotate_page()
+    at.text_input(key="ann_new_name").input("club-3")
+    at.button[[b.label for b in at.button].index("创建")].click().run()
+    assert at.selectbox(key="ann_pick_dataset").value == "club-3"
+    at.file_uploader(key="ann_upload").set_value([("a.png", png(), "image/png")]).run()
+    at.run()
+    assert len(DatasetStore(dirs / "datasets" / "club-3").stems()) == 1
+    assert not (dirs / "datasets" / "table" / "images").exists() or not DatasetStore(dirs / "datasets" / "table").stems()
 
 
 def test_score_page_saves_the_photo_as_a_labelled_example(dirs: Path) -> None:

@@ -237,18 +237,6 @@ def test_a_foreign_ledger_file_gets_a_clear_message_and_is_untouched(data_dir: P
     assert path.read_bytes() == b"not a database at all" * 50
 
 
-def test_beyond_localhost_the_access_code_is_required(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("JINGSUAN_ACCESS_CODE", "s3cret")
-    at = app()
-    assert not any(b.key and b.key.startswith("pal_") for b in at.button)
-    at.text_input(key="access_typed").input("wrong").run()
-    assert any("访问码不对" in e.value for e in at.error)
-    at2 = AppTest.from_file(MAIN, default_timeout=30)
-    at2.query_params["code"] = "s3cret"
-    at2.run()
-    assert at2.title[0].value == "算分"
-
-
 def test_english_switch(data_dir: Path) -> None:
     at = app()
     at.sidebar.radio[0].set_value("en").run()
