@@ -1,0 +1,121 @@
+"""The per-table correction memory: what a table taught is recalled for near crops only."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.reader.memory import (
+    TileMemory,
+    TileMemoryError,
+    calibrate_max_distance,
+    nearest_prototype,
+    prototypes,
+)
+
+D = 32
+
+
+def cluster(centre: np.ndarray, n: int, spread: float, seed: int) -> np.ndarray:
+    """`n` embeddings scattered round `centre`."""
+    return centre + np.random.default_rng(seed).normal(0, spread, (n, centre.size)).astype(np.float32)
+
+
+@pytest.fixture
+def centres() -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(0)
+    return {t: rng.normal(0, 1, D).astype(np.float32) for t in ("8p", "1s", "1p")}
+
+
+def test_a_corrected_8p_is_recalled_for_the_next_crop_of_that_8p(centres):
+    memory = TileMemory("cls.onnx")
+    assert memory.add("张家", cluster(centres["8p"], 3, 0.05, 1), ["8p"] * 3) == 3
+    memory.add("张家", cluster(centres["1s"], 2, 0.05, 2), ["1s"] * 2)
+    recalled = memory.recall("张家", cluster(centres["8p"], 4, 0.05, 3))
+    assert [r.tile for r in recalled] == ["8p"] * 4
+    assert all(r.distance < 0.05 for r in recalled)
+    assert memory.count("张家") == 5 and memory.tables() == ["张家"]
+
+
+def test_a_far_crop_is_not_captured(centres):
+    memory = TileMemory("cls.onnx", max_distance=0.15)
+    memory.add("张家", cluster(centres["8p"], 3, 0.05, 1), ["8p"] * 3)
+    far = memory.recall("张家", cluster(centres["1p"], 2, 0.05, 4))
+    assert [r.tile for r in far] == [None, None]
+    assert all(r.distance > 0.15 for r in far)
+
+
+def test_another_table_is_not_taught_by_this_one(centres):
+    memory = TileMemory("cls.onnx")
+    memory.add("张家", cluster(centres["8p"], 3, 0.05, 1), ["8p"] * 3)
+    assert [r.tile for r in memory.recall("李家", cluster(centres["8p"], 1, 0.05, 3))] == [None]
+    assert memory.count("李家") == 0
+
+
+def test_forgetting_a_table_forgets_it_alone(centres):
+    memory = TileMemory("cls.onnx")
+    memory.add("张家", cluster(centres["8p"], 3, 0.05, 1), ["8p"] * 3)
+    memory.add("李家", cluster(centres["1s"], 2, 0.05, 2), ["1s"] * 2)
+    assert memory.forget("张家") == 3
+    assert memory.count("张家") == 0 and memory.tables() == ["李家"]
+    assert [r.tile for r in memory.recall("张家", cluster(centres["8p"], 1, 0.05, 3))] == [None]
+    assert [r.tile for r in memory.recall("李家", cluster(centres["1s"], 1, 0.05, 3))] == ["1s"]
+    assert memory.forget("张家") == 0
+
+
+def test_save_load_and_export_import_keep_what_was_taught(tmp_path, centres):
+    memory = TileMemory("cls.onnx")
+    memory.add("张家", cluster(centres["8p"], 3, 0.05, 1), ["8p"] * 3)
+    memory.add("李家", cluster(centres["1s"], 2, 0.05, 2), ["1s"] * 2)
+    again = TileMemory.load(memory.save(tmp_path / "tile_memory.npz"), model="cls.onnx")
+    assert again.tables() == sorted(["张家", "李家"])
+    assert again.count("张家") == 3 and again.count("李家") == 2
+    exported = memory.export_table("张家", tmp_path / "dataset" / "tile_memory.npz")
+    other = TileMemory("cls.onnx")
+    assert other.import_file(exported, table="王家") == 3
+    assert [r.tile for r in other.recall("王家", cluster(centres["8p"], 1, 0.05, 3))] == ["8p"]
+
+
+def test_a_memory_made_with_another_classifier_is_not_used(tmp_path, centres):
+    memory = TileMemory("old.onnx")
+    memory.add("张家", cluster(centres["8p"], 3, 0.05, 1), ["8p"] * 3)
+    path = memory.save(tmp_path / "tile_memory.npz")
+    assert TileMemory.load(path, model="new.onnx").count("张家") == 0
+    assert TileMemory.load(tmp_path / "missing.npz", model="new.onnx").tables() == []
+
+
+def test_embeddings_of_another_size_are_refused_with_a_chinese_message(centres):
+    memory = TileMemory("cls.onnx")
+    memory.add("张家", cluster(centres["8p"], 3, 0.05, 1), ["8p"] * 3)
+    with pytest.raises(TileMemoryError) as e:
+        memory.add("张家", np.ones((1, D + 1), np.float32), ["8p"])
+    assert "分类模型" in e.value.zh
+    with pytest.raises(TileMemoryError):
+        memory.add("张家", np.ones((2, D), np.float32), ["8p"])
+
+
+def test_a_broken_memory_file_says_so(tmp_path):
+    bad = tmp_path / "tile_memory.npz"
+    bad.write_bytes(b"not a memory")
+    with pytest.raises(TileMemoryError) as e:
+        TileMemory.load(bad)
+    assert "纠错记忆" in e.value.zh
+
+
+def test_prototypes_are_the_mean_direction_of_a_tiles_crops():
+    codes, protos = prototypes(np.array([[1, 0], [0, 1], [5, 0]], np.float32), ["1m", "1m", "2m"])
+    assert codes == ["1m", "2m"]
+    assert np.allclose(protos[0], [2**-0.5, 2**-0.5], atol=1e-6) and np.allclose(protos[1], [1, 0])
+    r = nearest_prototype(np.array([[1, 0.01]], np.float32), codes, protos, max_distance=0.01)
+    assert r[0].tile == "2m"
+
+
+def test_the_calibrated_distance_captures_own_crops_and_stops_before_other_tiles(centres):
+    emb = np.concatenate([cluster(centres[t], 20, 0.1, i) for i, t in enumerate(centres)])
+    tiles = [t for t in centres for _ in range(20)]
+    d = calibrate_max_distance(emb, tiles, precision=0.99)
+    assert d > 0
+    own = 1 - np.dot(*(v / np.linalg.norm(v) for v in (emb[0], centres["8p"])))
+    others = [1 - np.dot(centres["8p"] / np.linalg.norm(centres["8p"]), c / np.linalg.norm(c))
+              for t, c in centres.items() if t != "8p"]
+    assert own <= d < min(others)

@@ -1,0 +1,234 @@
+"""What a table's players taught the reader: a per-table memory of corrected crops (NumPy only).
+
+When a player corrects a tile (算分) or saves a box (标注), the crop's embedding — the crop
+classifier's penultimate layer, its ``embedding`` output — is kept with the tile it shows, under
+the table's name.  Reading the next photo of that table, a crop whose embedding lies within
+`max_distance` (cosine distance) of the nearest remembered tile's prototype (the mean of that tile's
+remembered embeddings) takes that tile: the second photo of a set already reads better, with no
+training run.  A table's memory can be forgotten, and exported or imported as an ``.npz`` file
+(with the team's dataset); it is stored beside the ledger (`MEMORY_FILENAME`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scoring.errors import JingsuanError
+
+#: The memory's file in the data folder, beside the ledger.
+MEMORY_FILENAME = "tile_memory.npz"
+#: A crop farther than this (cosine distance, 0 = same direction, 2 = opposite) from every remembered
+#: prototype keeps the classifier's reading. Calibrate for a classifier with `calibrate_max_distance`.
+DEFAULT_MAX_DISTANCE = 0.15
+#: The name of the classifier's embedding output.
+EMBEDDING_OUTPUT = "embedding"
+
+
+class TileMemoryError(JingsuanError):
+    """A correction memory that cannot be read or extended (Chinese and English message)."""
+
+
+@dataclass(frozen=True)
+class Recall:
+    """The memory's answer for one crop: the remembered tile it is close to (None: none close) and how close."""
+
+    tile: str | None
+    distance: float
+
+
+def unit(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to length 1 (a zero row stays zero)."""
+    v = np.asarray(vectors, dtype=np.float32)
+    v = v.reshape(1, -1) if v.ndim == 1 else v
+    return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+
+
+def prototypes(embeddings: np.ndarray, tiles: Sequence[str]) -> tuple[list[str], np.ndarray]:
+    """One unit-length prototype per tile: the mean direction of its unit embeddings."""
+    e = unit(embeddings)
+    codes = sorted(set(tiles))
+    labels = np.asarray(tiles)
+    protos = np.stack([e[labels == c].mean(axis=0) for c in codes]) if codes else np.zeros((0, e.shape[1]), np.float32)
+    return codes, unit(protos) if codes else protos
+
+
+def nearest_prototype(queries: np.ndarray, codes: list[str], protos: np.ndarray,
+                      max_distance: float) -> list[Recall]:  # fmt: skip
+    """Each query's nearest prototype, taken only when its cosine distance is at most `max_distance`."""
+    q = unit(queries)
+    if not codes:
+        return [Recall(None, 2.0) for _ in range(len(q))]
+    dist = 1.0 - q @ protos.T
+    best = dist.argmin(axis=1)
+    return [Recall(codes[b] if dist[i, b] <= max_distance else None, float(dist[i, b])) for i, b in enumerate(best)]
+
+
+@dataclass
+class TableMemory:
+    """The corrected crops of one table: unit embeddings (N × D) and their tiles."""
+
+    embeddings: np.ndarray
+    tiles: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+
+class TileMemory:
+    """Per-table memories of corrected crops, made with one classifier (`model`, e.g. its file name)."""
+
+    def __init__(self, model: str = "", max_distance: float = DEFAULT_MAX_DISTANCE) -> None:
+        self.model = model
+        self.max_distance = max_distance
+        self._tables: dict[str, TableMemory] = {}
+        self._protos: dict[str, tuple[list[str], np.ndarray]] = {}
+
+    def tables(self) -> list[str]:
+        """Names of the tables that taught something."""
+        return sorted(t for t, m in self._tables.items() if len(m))
+
+    def count(self, table: str) -> int:
+        """How many corrected crops the table has taught."""
+        return len(self._tables.get(table, ())) if table in self._tables else 0
+
+    def add(self, table: str, embeddings: np.ndarray, tiles: Sequence[str]) -> int:
+        """Remember corrected crops (one embedding row per tile) under `table`; returns the table's count."""
+        e = unit(embeddings)
+        if len(e) != len(tiles):
+            raise TileMemoryError("特征与牌数不符", f"{len(e)} embeddings for {len(tiles)} tiles")
+        old = self._tables.get(table)
+        if old is not None and len(old) and old.embeddings.shape[1] != e.shape[1]:
+            raise TileMemoryError("特征维度与这桌已记的不同（换了分类模型？）",
+                               f"embedding size {e.shape[1]} differs from the table's {old.embeddings.shape[1]} (another classifier?)")
+        if old is None or not len(old):
+            self._tables[table] = TableMemory(e.copy(), list(tiles))
+        else:
+            self._tables[table] = TableMemory(np.concatenate([old.embeddings, e]), [*old.tiles, *tiles])
+        self._protos.pop(table, None)
+        return self.count(table)
+
+    def forget(self, table: str) -> int:
+        """Forget everything `table` taught; returns how many crops were forgotten."""
+        self._protos.pop(table, None)
+        gone = self._tables.pop(table, None)
+        return len(gone) if gone is not None else 0
+
+    def recall(self, table: str, embeddings: np.ndarray) -> list[Recall]:
+        """For each crop, the remembered tile whose prototype is near enough (`max_distance`), else None."""
+        if table not in self._protos:
+            m = self._tables.get(table)
+            self._protos[table] = prototypes(m.embeddings, m.tiles) if m is not None and len(m) else ([], np.zeros((0, 1)))
+        codes, protos = self._protos[table]
+        q = unit(embeddings)
+        if codes and protos.shape[1] != q.shape[1]:
+            return [Recall(None, 2.0) for _ in range(len(q))]
+        return nearest_prototype(q, codes, protos, self.max_distance)
+
+    def export_table(self, table: str, path: str | Path) -> Path:
+        """Write one table's memory as ``.npz`` (e.g. beside a dataset export)."""
+        m = self._tables.get(table) or TableMemory(np.zeros((0, 0), np.float32), [])
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, tables=np.array([table] * len(m)), tiles=np.array(m.tiles, dtype=str),
+                            embeddings=m.embeddings, model=np.array(self.model), max_distance=np.array(self.max_distance))
+        return path
+
+    def import_file(self, path: str | Path, table: str | None = None) -> int:
+        """Add the crops of a memory file (every table in it, or all of them under `table`); returns how many.
+        A file made with another classifier adds nothing."""
+        data = read_npz(path)
+        if str(data["model"]) != self.model or len(data["tiles"]) == 0:
+            return 0
+        names = np.asarray(data["tables"]).astype(str)
+        tiles = np.asarray(data["tiles"]).astype(str)
+        for name in sorted(set(names)):
+            rows = names == name
+            self.add(table or name, data["embeddings"][rows], list(tiles[rows]))
+        return len(tiles)
+
+    def save(self, path: str | Path) -> Path:
+        """Write every table's memory to one ``.npz`` file."""
+        names = [t for t in self.tables() for _ in range(self.count(t))]
+        tiles = [c for t in self.tables() for c in self._tables[t].tiles]
+        emb = np.concatenate([self._tables[t].embeddings for t in self.tables()]) if names else np.zeros((0, 0), np.float32)
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(tmp, tables=np.array(names, dtype=str), tiles=np.array(tiles, dtype=str), embeddings=emb,
+                            model=np.array(self.model), max_distance=np.array(self.max_distance))
+        tmp.replace(path)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path, model: str = "", max_distance: float = DEFAULT_MAX_DISTANCE) -> TileMemory:
+        """The memory saved at `path` (an empty one if there is no file); tables made with another
+        classifier than `model` are left out, as their embeddings mean nothing to this one."""
+        memory = cls(model, max_distance)
+        if Path(path).is_file():
+            memory.import_file(path)
+        return memory
+
+
+def read_npz(path: str | Path) -> dict[str, Any]:
+    """The arrays of a memory file, or a TileMemoryError a player can read."""
+    try:
+        with np.load(Path(path), allow_pickle=False) as z:
+            return {k: z[k] for k in ("tables", "tiles", "embeddings", "model")}
+    except (OSError, KeyError, ValueError) as e:
+        raise TileMemoryError(f"读不了纠错记忆文件 {Path(path).name}", f"cannot read the correction memory {path}: {e}") from e
+
+
+def calibrate_max_distance(embeddings: np.ndarray, tiles: Sequence[str], precision: float = 0.99) -> float:
+    """The largest distance at which nearest-prototype reading stays at least `precision` right, each
+    crop judged against prototypes made without it (leave-one-out); 0 when no distance is that good."""
+    e = unit(embeddings)
+    labels = np.asarray(tiles)
+    codes = sorted(set(tiles))
+    if len(codes) < 2:
+        return 0.0
+    sums = np.stack([e[labels == c].sum(axis=0) for c in codes])
+    counts = np.array([(labels == c).sum() for c in codes], dtype=np.float32)
+    own = np.array([codes.index(t) for t in labels])
+    dist = np.empty(len(e), np.float32)
+    right = np.empty(len(e), bool)
+    for i in range(len(e)):
+        s, n = sums.copy(), counts.copy()
+        s[own[i]] -= e[i]
+        n[own[i]] -= 1
+        ok = n > 0
+        protos = unit(s[ok] / n[ok, None])
+        d = 1.0 - protos @ e[i]
+        j = int(d.argmin())
+        dist[i], right[i] = d[j], np.nonzero(ok)[0][j] == own[i]
+    order = np.argsort(dist, kind="stable")
+    good = np.cumsum(right[order]) / np.arange(1, len(order) + 1)
+    meets = np.nonzero(good >= precision)[0]
+    return float(dist[order][meets.max()]) if len(meets) else 0.0
+
+
+def crop_embeddings(classifier: Any, rgb: np.ndarray, boxes: Sequence[tuple[float, float, float, float]]) -> np.ndarray:
+    """The classifier's ``embedding`` output for the crop of each box (as the classifier reads them)."""
+    from vision.reader.classifier import crop_tile, to_blob
+
+    if not boxes:
+        return np.zeros((0, 0), np.float32)
+    names = [o.name for o in classifier.session.get_outputs()]
+    if EMBEDDING_OUTPUT not in names:
+        raise TileMemoryError("这个牌面分类模型不给特征，不能记住纠正",
+                           f"{Path(classifier.path).name} has no '{EMBEDDING_OUTPUT}' output to remember corrections by")
+    blob = to_blob(np.stack([crop_tile(rgb, b) for b in boxes]))
+    return classifier.session.run([EMBEDDING_OUTPUT], {classifier.input_name: blob})[0]
+
+
+def apply_memory(detections: Sequence[Any], rgb: np.ndarray, classifier: Any, memory: TileMemory,
+                 table: str) -> list[Any]:  # fmt: skip
+    """Detections with each tile the table's memory recognises renamed to the remembered tile."""
+    if not detections or not memory.count(table):
+        return list(detections)
+    recalls = memory.recall(table, crop_embeddings(classifier, rgb, [d.box for d in detections]))
+    return [replace(d, tile=r.tile) if r.tile is not None else d for d, r in zip(detections, recalls)]
