@@ -39,6 +39,9 @@ SECOND_LOOK_BELOW = 0.8
 SECOND_LOOK_MARGIN = 0.18
 MEAN = np.array([0.5, 0.5, 0.5], dtype=np.float32)
 STD = np.array([0.25, 0.25, 0.25], dtype=np.float32)
+#: How many of its likeliest classes the classifier gives each box (`classify_top`): the layout's
+#: legal-round decoding may take a lesser one when only it makes the hand a win (issue 22).
+TOP_CHOICES = 3
 #: The classifier's extra class: the box holds no tile of the game.
 NO_TILE = "none"
 CLASSIFIER_NAMES: tuple[str, ...] = (*CLASS_NAMES, NO_TILE)
@@ -112,7 +115,12 @@ class TileClassifier:
         self.names: tuple[str, ...] = tuple(raw.split(",")) if raw else CLASS_NAMES
 
     def classify(self, rgb: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
-        """(most likely tile class, its probability) for each box of the photo; never `NO_TILE`.
+        """(most likely tile class, its probability) for each box of the photo; never `NO_TILE`."""
+        return [top[0] for top in self.classify_top(rgb, boxes, 1)]
+
+    def classify_top(self, rgb: np.ndarray, boxes: list[tuple[float, float, float, float]],
+                     k: int = TOP_CHOICES) -> list[tuple[tuple[str, float], ...]]:
+        """The `k` most likely tile classes of each box with their probabilities, best first; never `NO_TILE`.
         A box the first look is unsure of is read from the mean of four views (`second_look_views`)."""
         if not boxes:
             return []
@@ -123,8 +131,8 @@ class TileClassifier:
             views = second_look_views(rgb, [boxes[i] for i in unsure])
             more = self(np.concatenate(views)).reshape(len(views), len(unsure), -1)
             probs[unsure] = (probs[unsure] + more.sum(axis=0)) / (1 + len(views))
-        ids = [tiles[int(j)] for j in probs[:, tiles].argmax(axis=1)]
-        return [(self.names[i], float(probs[k, i])) for k, i in enumerate(ids)]
+        order = np.argsort(-probs[:, tiles], axis=1, kind="stable")[:, :k]
+        return [tuple((self.names[tiles[j]], float(probs[n, tiles[j]])) for j in row) for n, row in enumerate(order)]
 
     def __call__(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities for N prepared crops."""

@@ -11,11 +11,14 @@ CLASS_NAMES: tuple[str, ...] = tuple(f"{r}{s}" for s in "mps" for r in range(1, 
 
 @dataclass(frozen=True, slots=True)
 class Detection:
-    """One detected tile: `box` = (x1, y1, x2, y2) in the photo's pixels, `tile` = code or 'back'."""
+    """One detected tile: `box` = (x1, y1, x2, y2) in the photo's pixels, `tile` = code or 'back';
+    `alternatives`: the classifier's few likeliest classes (code, probability), best first (the first is
+    `tile`), empty when there is no classifier's word (a single-stage model, a hand-written list)."""
 
     box: tuple[float, float, float, float]
     tile: str
     conf: float
+    alternatives: tuple[tuple[str, float], ...] = ()
 
     @property
     def cx(self) -> float:

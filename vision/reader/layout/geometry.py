@@ -220,4 +220,4 @@ def quarter_turn(d: Detection, clockwise: bool) -> Detection:
     """The detection in the photo turned upright by a quarter turn (clockwise: (x, y) → (−y, x))."""
     x1, y1, x2, y2 = d.box
     box = (-y2, x1, -y1, x2) if clockwise else (y1, -x2, y2, -x1)
-    return Detection(box, d.tile, d.conf)
+    return Detection(box, d.tile, d.conf, d.alternatives)
