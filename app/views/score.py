@@ -119,7 +119,7 @@ def draft() -> RoundDraft:
     """The round being entered in this browser session (one object under one session key)."""
     ss = st.session_state
     current = ss.get(logic.DRAFT_KEY)
-    if not isinstance(current, RoundDraft):
+    if current is None or not hasattr(current, "upload_key"):  # duck-typed: a reloaded module makes a new class
         current = ss[logic.DRAFT_KEY] = RoundDraft()
     return current
 
