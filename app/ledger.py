@@ -29,6 +29,7 @@ from typing import Any
 
 from scoring.errors import JingsuanError
 from scoring.settlement import SEATS
+from scoring.systems import SYSTEMS
 
 APP_ID = "jingsuan-ledger"
 SCHEMA_VERSION = 1
@@ -36,6 +37,10 @@ LEDGER_FILENAME = "ledger.sqlite3"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 ENV_DATA_DIR = "JINGSUAN_DATA_DIR"
 DATA_DIR_LOCK_ENV = "JINGSUAN_DATA_DIR_LOCKED"
+MAX_ROUND_POINTS = 10**9
+MAX_IMPORT_ROUNDS = 10_000
+MAX_IMPORT_CHARS = 20 * 1024 * 1024
+MAX_NAME_CHARS = 60
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -151,9 +156,13 @@ def winner_of(settlement: dict[str, Any]) -> str | None:
 def check_zero_sum(total: dict[str, int]) -> dict[str, int]:
     """A round's per-seat total, refused unless it has the four seats and sums to zero."""
     try:
+        if not all(isinstance(total[s], int) and not isinstance(total[s], bool) for s in SEATS):
+            raise TypeError("not integers")
         clean = {s: int(total[s]) for s in SEATS}
     except (KeyError, TypeError, ValueError) as exc:
-        raise LedgerError("这一局的结算缺少座位的分数", "settlement total must list E S W N") from exc
+        raise LedgerError("这一局的结算缺少座位的分数", "settlement total must list E S W N as integers") from exc
+    if any(abs(v) > MAX_ROUND_POINTS for v in clean.values()):
+        raise LedgerError("这一局的分数大得不可能，拒绝记账", f"a round total beyond ±{MAX_ROUND_POINTS} is refused")
     if sum(clean.values()) != 0:
         raise LedgerError(
             f"这一局的分数合计不为零（{sum(clean.values())}），拒绝记账", "round total does not sum to zero"
@@ -198,7 +207,51 @@ class RoundRecord:
     @property
     def names(self) -> list[str]:
         win = self.settlement.get("win") or {}
-        return list(win.get("names") or []) if isinstance(win, dict) else []
+        names = win.get("names") if isinstance(win, dict) else None
+        return [str(n) for n in names] if isinstance(names, list) else []
+
+
+@dataclass(frozen=True)
+class DamagedRound:
+    """A stored round that cannot be read back (garbage in a cell); skipped by `rounds`, shown as damaged."""
+
+    id: int
+    seq: int
+    reason_zh: str
+    reason_en: str
+
+
+def _json_cell(raw: Any, what: str) -> Any:
+    """A JSON column's value; LedgerError when it is not JSON."""
+    try:
+        return json.loads(raw)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise LedgerError(f"{what} 不是有效的 JSON", f"{what} is not valid JSON") from exc
+
+
+def read_round_row(row: Any, running: dict[str, int]) -> RoundRecord:
+    """One `rounds` row checked as it is read: seats, documents, a zero-sum total that matches its settlement."""
+    dealer = row["dealer"]
+    if dealer not in SEATS:
+        raise LedgerError(f"庄家座位无效：{str(dealer)[:20]!r}", f"bad dealer seat {str(dealer)[:20]!r}")
+    round_doc = _json_cell(row["round_doc"], "牌局描述 (round)")
+    settlement = _json_cell(row["settlement"], "结算 (settlement)")
+    if not isinstance(round_doc, dict) or not isinstance(settlement, dict):
+        raise LedgerError("牌局描述或结算不是对象", "round or settlement is not a mapping")
+    win = settlement.get("win")
+    if win is not None and not (isinstance(win, dict) and win.get("seat", None) in (*SEATS, None)):
+        raise LedgerError("结算里的胡牌信息无效", "the settlement's win is malformed")
+    total = check_zero_sum(_json_cell(row["total"], "分数 (total)"))
+    if isinstance(settlement.get("total"), dict) and check_zero_sum(settlement["total"]) != total:
+        raise LedgerError("记下的分数与结算不一致", "the stored total differs from its settlement")
+    seq = row["seq"]
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise LedgerError("局号无效", "bad round number")
+    after = {s: running[s] + total[s] for s in SEATS}
+    return RoundRecord(
+        id=int(row["id"]), seq=seq, dealer=dealer, round_doc=round_doc, settlement=settlement, total=total,
+        running=after, created=str(row["created"]), edited=None if row["edited"] is None else str(row["edited"]),
+    )  # fmt: skip
 
 
 def _now() -> str:
@@ -238,7 +291,13 @@ def check_ledger_file(path: Path) -> None:
             f"文件 {path} 是别的程序的数据库，没有改动它。请换一个数据文件夹。",
             f"{path} is a foreign SQLite database; left untouched",
         )
-    if int(rows.get("schema", "0")) > SCHEMA_VERSION:
+    try:
+        schema = int(str(rows.get("schema", "0")))
+    except ValueError as exc:
+        raise LedgerError(
+            f"账本 {path} 的版本信息损坏，没有改动它。", f"{path} has a damaged schema entry; left untouched"
+        ) from exc
+    if schema > SCHEMA_VERSION:
         raise LedgerError(
             f"账本 {path} 来自更新版本的精算，请升级后再打开。",
             f"{path} was written by a newer jingsuan (schema {rows.get('schema')})",
@@ -324,14 +383,19 @@ class Ledger:
 
     def _table_info(self, row: sqlite3.Row) -> TableInfo:
         players = dict(self._conn.execute("SELECT seat, name FROM players WHERE table_id = ?", (row["id"],)).fetchall())
+        try:
+            options = json.loads(row["options"] or "{}")
+        except (TypeError, ValueError, RecursionError):
+            options = None
+        unit = row["unit"]
         return TableInfo(
             id=int(row["id"]),
-            name=row["name"],
-            players={s: players.get(s, default_player_name(s)) for s in SEATS},
-            rules=row["rules"],
-            options=json.loads(row["options"] or "{}"),
-            unit=int(row["unit"]),
-            created=row["created"],
+            name=str(row["name"]),
+            players={s: str(players.get(s, default_player_name(s))) for s in SEATS},
+            rules=row["rules"] if row["rules"] in SYSTEMS else "xingguo",
+            options=options if isinstance(options, dict) else {},
+            unit=unit if isinstance(unit, int) and 1 <= unit <= MAX_ROUND_POINTS else 1,
+            created=str(row["created"]),
         )
 
     def set_players(self, table_id: int, players: dict[str, str]) -> None:
@@ -432,35 +496,37 @@ class Ledger:
         return True
 
     def rounds(self, table_id: int) -> list[RoundRecord]:
-        """The table's rounds in order, each with the running totals after it."""
+        """The table's readable rounds in order, each with the running totals after it (damaged ones skipped)."""
+        return self._read_rounds(table_id)[0]
+
+    def damaged_rounds(self, table_id: int) -> list[DamagedRound]:
+        """The table's rounds that cannot be read back, with the reason (the 牌局 page lists them)."""
+        return self._read_rounds(table_id)[1]
+
+    def _read_rounds(self, table_id: int) -> tuple[list[RoundRecord], list[DamagedRound]]:
         with self._lock:
             rows = self._conn.execute("SELECT * FROM rounds WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
         running = {s: 0 for s in SEATS}
         out: list[RoundRecord] = []
+        damaged: list[DamagedRound] = []
         for r in rows:
-            total = json.loads(r["total"])
-            for s in SEATS:
-                running[s] += int(total.get(s, 0))
-            out.append(
-                RoundRecord(
-                    id=int(r["id"]),
-                    seq=int(r["seq"]),
-                    dealer=r["dealer"],
-                    round_doc=json.loads(r["round_doc"]),
-                    settlement=json.loads(r["settlement"]),
-                    total=total,
-                    running=dict(running),
-                    created=r["created"],
-                    edited=r["edited"],
-                )
-            )
-        return out
+            try:
+                record = read_round_row(r, running)
+            except LedgerError as exc:
+                damaged.append(DamagedRound(int(r["id"]), int(r["seq"]), exc.zh, exc.en))
+                continue
+            running = dict(record.running)
+            out.append(record)
+        return out, damaged
 
     def round(self, round_id: int) -> RoundRecord:
         row = self._conn.execute("SELECT table_id FROM rounds WHERE id = ?", (round_id,)).fetchone()
         if row is None:
             raise LedgerError(f"没有编号为 {round_id} 的一局", f"no round {round_id}")
-        return next(r for r in self.rounds(int(row["table_id"])) if r.id == round_id)
+        found = [r for r in self.rounds(int(row["table_id"])) if r.id == round_id]
+        if not found:
+            raise LedgerError(f"第 {round_id} 局已损坏，无法读取", f"round {round_id} is damaged")
+        return found[0]
 
     def totals(self, table_id: int) -> dict[str, int]:
         """Each seat's total over all rounds (sums to zero)."""
@@ -508,54 +574,61 @@ class Ledger:
         return buf.getvalue()
 
     def import_json(self, text: str, name: str | None = None) -> int:
-        """A new table from `export_json` output; refused as a whole if any part is wrong."""
+        """A new table from `export_json` output; every round re-settled; refused as a whole, with the reason."""
+        not_ours = LedgerError("这不是精算导出的 JSON 牌局文件", "not a jingsuan JSON export")
+        if not isinstance(text, str) or len(text) > MAX_IMPORT_CHARS:
+            raise LedgerError("导入的文件太大", "the file to import is too large")
         try:
             doc = json.loads(text)
-            assert isinstance(doc, dict) and doc.get("format") == APP_ID
-            t = doc["table"]
-            rounds = [(r["round"], r["settlement"]) for r in doc["rounds"]]
-        except (ValueError, KeyError, TypeError, AssertionError) as exc:
-            raise LedgerError("这不是精算导出的 JSON 牌局文件", "not a jingsuan JSON export") from exc
-        return self._import(name or t.get("name", "导入的牌桌"), t, rounds)
+        except (ValueError, RecursionError) as exc:
+            raise not_ours from exc
+        if not isinstance(doc, dict) or doc.get("format") != APP_ID:
+            raise not_ours
+        t, raw_rounds = doc.get("table"), doc.get("rounds")
+        if not isinstance(t, dict) or not isinstance(raw_rounds, list):
+            raise not_ours
+        rounds = [r.get("round") if isinstance(r, dict) else None for r in raw_rounds]
+        return self._import(name or t.get("name"), t, rounds)
 
     def import_csv(self, text: str, name: str = "导入的牌桌") -> int:
-        """A new table from `export_csv` output (players from the header, rounds from the documents)."""
+        """A new table from `export_csv` output (players from the header, rounds from the documents, re-settled)."""
+        not_ours = LedgerError("这不是精算导出的 CSV 牌局文件", "not a jingsuan CSV export")
+        if not isinstance(text, str) or len(text) > MAX_IMPORT_CHARS:
+            raise LedgerError("导入的文件太大", "the file to import is too large")
         try:
             rows = list(csv.reader(io.StringIO(text)))
             header = rows[0]
             players = {h.split(":", 1)[0]: h.split(":", 1)[1] for h in header[4:8]}
-            assert set(players) == set(SEATS)
-            i_round, i_settle = header.index("round_json"), header.index("settlement_json")
-            rounds = [(json.loads(r[i_round]), json.loads(r[i_settle])) for r in rows[1:] if r]
-        except (ValueError, IndexError, AssertionError) as exc:
-            raise LedgerError("这不是精算导出的 CSV 牌局文件", "not a jingsuan CSV export") from exc
-        rules = (rounds[0][0].get("rules") if rounds else None) or "xingguo"
-        return self._import(name, {"players": players, "rules": rules}, rounds)
+            if set(players) != set(SEATS):
+                raise not_ours
+            i_round = header.index("round_json")
+            rounds = [_json_cell(r[i_round], f"第 {n} 行") for n, r in enumerate(rows[1:], start=2) if r]
+        except (ValueError, IndexError, csv.Error) as exc:
+            raise not_ours from exc
+        first = rounds[0] if rounds and isinstance(rounds[0], dict) else {}
+        return self._import(name, {"players": players, "rules": first.get("rules") or "xingguo"}, rounds)
 
-    def _import(self, name: str, t: dict[str, Any], rounds: list[tuple[dict[str, Any], dict[str, Any]]]) -> int:
-        totals = [check_zero_sum(s.get("total") or {}) for _, s in rounds]
-        players = {s: str((t.get("players") or {}).get(s) or default_player_name(s)) for s in SEATS}
+    def _import(self, name: Any, t: dict[str, Any], rounds: list[Any]) -> int:
+        """Check the table's fields, re-settle every round (refusing the first that fails), then write it all."""
+        table = import_table_fields(name, t)
+        if len(rounds) > MAX_IMPORT_ROUNDS:
+            raise LedgerError(f"局数太多（最多 {MAX_IMPORT_ROUNDS}）", f"too many rounds (at most {MAX_IMPORT_ROUNDS})")
+        settled = [resettle(i, rd) for i, rd in enumerate(rounds, start=1)]
         with self._tx() as c:
             cur = c.execute(
                 "INSERT INTO tables (name, rules, options, unit, created) VALUES (?, ?, ?, ?, ?)",
-                (
-                    name,
-                    str(t.get("rules", "xingguo")),
-                    json.dumps(t.get("options") or {}, ensure_ascii=False),
-                    int(t.get("unit", 1)),
-                    _now(),
-                ),
+                (table["name"], table["rules"], json.dumps(table["options"], ensure_ascii=False), table["unit"], _now()),
             )
             tid = int(cur.lastrowid or 0)
-            c.executemany("INSERT INTO players VALUES (?, ?, ?)", [(tid, s, players[s]) for s in SEATS])
-            for seq, ((rd, st), total) in enumerate(zip(rounds, totals), start=1):
+            c.executemany("INSERT INTO players VALUES (?, ?, ?)", [(tid, s, table["players"][s]) for s in SEATS])
+            for seq, (rd, st, total) in enumerate(settled, start=1):
                 c.execute(
                     "INSERT INTO rounds (table_id, seq, dealer, round_doc, settlement, total, created) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (
                         tid,
                         seq,
-                        str(rd.get("dealer", "E")),
+                        rd["dealer"],
                         json.dumps(rd, ensure_ascii=False),
                         json.dumps(st, ensure_ascii=False),
                         json.dumps(total),
@@ -563,6 +636,46 @@ class Ledger:
                     ),
                 )
         return tid
+
+
+def import_table_fields(name: Any, t: dict[str, Any]) -> dict[str, Any]:
+    """An imported table's name, players, rules, options and unit, checked (LedgerError says which is wrong)."""
+    raw_players = t.get("players") or {}
+    if not isinstance(raw_players, dict):
+        raise LedgerError("导入文件里的玩家名单无效", "the players of the imported table are malformed")
+    players = {
+        s: (str(raw_players.get(s) or "").strip()[:MAX_NAME_CHARS] or default_player_name(s)) for s in SEATS
+    }
+    rules, options, unit = t.get("rules", "xingguo"), t.get("options") or {}, t.get("unit", 1)
+    if not isinstance(rules, str) or rules not in SYSTEMS:
+        raise LedgerError("导入文件里的规则名无效", "the rules of the imported table are malformed")
+    if not isinstance(options, dict):
+        raise LedgerError("导入文件里的规则选项无效", "the options of the imported table are malformed")
+    if isinstance(unit, bool) or not isinstance(unit, int) or not 1 <= unit <= MAX_ROUND_POINTS:
+        raise LedgerError("导入文件里一个子的分值无效", "the unit of the imported table is malformed")
+    label = (str(name).strip() if isinstance(name, str) else "")[:MAX_NAME_CHARS] or "导入的牌桌"
+    return {"name": label, "players": players, "rules": rules, "options": options, "unit": unit}
+
+
+def resettle(index: int, round_doc: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, int]]:
+    """(round, its settlement now, total) of imported round `index`; LedgerError says why it is refused."""
+    import scoring
+
+    where_zh, where_en = f"第 {index} 局", f"round {index}"
+    if not isinstance(round_doc, dict):
+        raise LedgerError(f"{where_zh}：没有牌局描述", f"{where_en}: no round description")
+    if round_doc.get("dealer", "E") not in SEATS:
+        raise LedgerError(f"{where_zh}：庄家座位无效", f"{where_en}: bad dealer seat")
+    try:
+        settlement = scoring.settle(round_doc).to_dict()
+    except JingsuanError as exc:
+        raise LedgerError(f"{where_zh}无法结算：{exc.zh}", f"{where_en} cannot be settled: {exc.en}") from exc
+    except (TypeError, KeyError, AttributeError, IndexError, ValueError, OverflowError, RecursionError) as exc:
+        raise LedgerError(
+            f"{where_zh}：牌局描述里有格式不对的字段", f"{where_en}: a malformed field ({type(exc).__name__})"
+        ) from exc
+    total = check_zero_sum(settlement.get("total") or {})
+    return {**round_doc, "dealer": round_doc.get("dealer", "E")}, settlement, total
 
 
 def default_player_name(seat: str) -> str:

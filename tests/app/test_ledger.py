@@ -106,11 +106,28 @@ def test_several_tables_keep_their_own_rounds_and_rules(ledger: Ledger) -> None:
     assert (tb.rules, tb.options, tb.unit, tb.players["S"]) == ("nanchang", {"follow_dealer": False}, 5, "南家")
 
 
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "round.json"
+
+
+def real_rounds() -> list[dict]:
+    """A real round (南家 wins) and a real draw, as the 算分 page writes them."""
+    win = json.loads(EXAMPLE.read_text())
+    drawn = {"rules": "xingguo", "dealer": "S", "indicator": "1m", "win": None,
+             "players": {s: {"jing": {"zheng": 0, "fu": 0}} for s in SEATS}}  # fmt: skip
+    return [win, drawn]
+
+
+def add_real_rounds(ledger: Ledger, tid: int) -> None:
+    import scoring
+
+    for doc in real_rounds():
+        ledger.add_round(tid, doc, scoring.settle(doc).to_dict())
+
+
 @pytest.mark.parametrize("fmt", ["json", "csv"])
 def test_export_then_import_gives_the_same_table(ledger: Ledger, fmt: str) -> None:
     tid = ledger.create_table("t", PLAYERS)
-    ledger.add_round(tid, {"dealer": "E", "rules": "xingguo"}, win_by("S", 2))
-    ledger.add_round(tid, {"dealer": "S", "rules": "xingguo"}, draw())
+    add_real_rounds(ledger, tid)
     text = ledger.export_json(tid) if fmt == "json" else ledger.export_csv(tid)
     new = ledger.import_json(text) if fmt == "json" else ledger.import_csv(text)
     assert ledger.table(new).players == PLAYERS
@@ -232,3 +249,106 @@ def test_the_chosen_data_folder_is_remembered(tmp_path: Path, monkeypatch: pytes
     assert default_data_dir() == tmp_path / "majiang"
     monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path / "env"))
     assert default_data_dir() == tmp_path / "env"
+
+
+# ----------------------------------------------------------------------------- validation on read and import
+
+
+def test_a_garbage_cell_marks_one_round_damaged_and_the_rest_still_works(ledger: Ledger) -> None:
+    tid = ledger.create_table("t", PLAYERS)
+    for i in range(3):
+        ledger.add_round(tid, {"dealer": "E", "rules": "xingguo"}, win_by(SEATS[i], 2))
+    with sqlite3.connect(ledger.path) as c:
+        c.execute("UPDATE rounds SET total = 'garbage' WHERE seq = 2")
+    rounds = ledger.rounds(tid)
+    assert [r.seq for r in rounds] == [1, 3]
+    assert sum(rounds[-1].running.values()) == 0 and rounds[-1].running["W"] == 6 - 2  # E won round 1, W round 3
+    damaged = ledger.damaged_rounds(tid)
+    assert [d.seq for d in damaged] == [2] and damaged[0].reason_zh
+    assert ledger.current_dealer(tid) in SEATS
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("dealer", "Q"),
+        ("round_doc", "[1, 2"),
+        ("settlement", '"just a string"'),
+        ("settlement", '{"win": {"seat": "X"}}'),
+        ("total", '{"E": 1, "S": 0, "W": 0, "N": 0}'),
+        ("total", '{"E": "1", "S": "-1", "W": 0, "N": 0}'),
+        ("total", '{"E": 5, "S": -5, "W": 0, "N": 0}'),  # does not match its settlement
+        ("total", "1e999"),
+    ],
+)
+def test_every_kind_of_damaged_row_is_skipped(ledger: Ledger, column: str, value: str) -> None:
+    tid = ledger.create_table("t", PLAYERS)
+    ledger.add_round(tid, {"dealer": "E", "rules": "xingguo"}, win_by("S", 2))
+    ledger.add_round(tid, {"dealer": "E", "rules": "xingguo"}, win_by("W", 1))
+    with sqlite3.connect(ledger.path) as c:
+        c.execute(f"UPDATE rounds SET {column} = ? WHERE seq = 1", (value,))
+    assert [r.seq for r in ledger.rounds(tid)] == [2]
+    assert [d.seq for d in ledger.damaged_rounds(tid)] == [1]
+    assert ledger.totals(tid)["W"] == 3
+
+
+def test_a_damaged_table_row_or_schema_does_not_crash(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    with Ledger(path) as lg:
+        tid = lg.create_table("t", PLAYERS)
+    with sqlite3.connect(path) as c:
+        c.execute("UPDATE tables SET options = 'nope', unit = 'x', rules = 7 WHERE id = ?", (tid,))
+    with Ledger(path) as lg:
+        t = lg.table(tid)
+        assert (t.options, t.unit, t.rules) == ({}, 1, "xingguo")
+    with sqlite3.connect(path) as c:
+        c.execute("UPDATE meta SET value = 'banana' WHERE key = 'schema'")
+    with pytest.raises(LedgerError):
+        Ledger(path)
+
+
+def test_imported_rounds_are_resettled(ledger: Ledger) -> None:
+    tid = ledger.create_table("t", PLAYERS)
+    add_real_rounds(ledger, tid)
+    doc = json.loads(ledger.export_json(tid))
+    doc["rounds"][0]["settlement"]["total"] = {"E": 100, "S": -100, "W": 0, "N": 0}  # a forged settlement
+    new = ledger.import_json(json.dumps(doc))
+    assert [r.total for r in ledger.rounds(new)] == [r.total for r in ledger.rounds(tid)]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d["rounds"][0]["round"].update(dealer="Q"),
+        lambda d: d["rounds"][0]["round"].update(indicator="9x"),
+        lambda d: d["rounds"][0]["round"]["players"]["N"].update(jing={"zheng": 1000000, "fu": 0}),
+        lambda d: d["rounds"][0].update(round=[1, 2]),
+        lambda d: d["rounds"].append("nope"),
+        lambda d: d["table"].update(unit="five"),
+        lambda d: d["table"].update(options=[1]),
+        lambda d: d["table"].update(players=["a"]),
+        lambda d: d.update(table=[]),
+        lambda d: d.update(rounds={"a": 1}),
+    ],
+)
+def test_an_invalid_import_is_refused_with_the_reason_and_adds_nothing(ledger: Ledger, change) -> None:  # noqa: ANN001
+    tid = ledger.create_table("t", PLAYERS)
+    add_real_rounds(ledger, tid)
+    doc = json.loads(ledger.export_json(tid))
+    change(doc)
+    with pytest.raises(LedgerError) as info:
+        ledger.import_json(json.dumps(doc))
+    assert info.value.zh and info.value.en
+    assert len(ledger.tables()) == 1
+
+
+def test_csv_import_with_bad_cells_is_refused(ledger: Ledger) -> None:
+    tid = ledger.create_table("t", PLAYERS)
+    add_real_rounds(ledger, tid)
+    text = ledger.export_csv(tid)
+    forged = text.replace('""dealer"": ""E""', '""dealer"": ""Q""')
+    assert forged != text
+    for bad in [forged, text + "1,2,3\n", "seq\n", "\x00,,,\n"]:
+        with pytest.raises(LedgerError):
+            ledger.import_csv(bad)
+    assert len(ledger.tables()) == 1
