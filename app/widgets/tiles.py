@@ -85,9 +85,10 @@ def tile_row(
     selected: int | None = None,
     unsure: Collection[int] = (),
     marks: Mapping[int, str] | None = None,
+    keys: Sequence[str] | None = None,
 ) -> None:
-    """A wrapping row of tile pictures; button `{key}_{i}` calls `on_tap(i)`."""
-    keys = [f"{key}_{i}" for i in range(len(codes))]
+    """A wrapping row of tile pictures; button i (key `keys[i]`, else `{key}_{i}`) calls `on_tap(i)`."""
+    keys = list(keys) if keys is not None else [f"{key}_{i}" for i in range(len(codes))]
     inject_css(
         face_variables_css()
         + tile_buttons_css(

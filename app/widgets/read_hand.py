@@ -1,0 +1,183 @@
+"""The read hand on 算分: the photo with numbered boxes, one row of tile pictures (hand, 胡, 翻精), and —
+once a tile is tapped, on the photo or in the row — 设为胡牌 / 设为翻精 / 删除 and the palette.
+
+Everything a tap decides is in `app.tile_edit`; this module only draws and wires callbacks. The
+winning tile and the indicator are the page's widget values `win_tile` and `indicator` (so the
+settlement reads them as before); the picked tile is `st.session_state[PICK_KEY]`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, MutableMapping
+from typing import Any
+
+import streamlit as st
+
+from app import tile_edit as edit
+from app.tile_edit import HAND, INDICATOR, WIN, Slot
+from app.widgets.tiles import PhotoBox, palette, photo_boxes, tile_row
+from scoring.tiles import BACK_CODE, tile
+
+PICK_KEY = "tile_pick"
+ADD = Slot("add")
+ROW_KEY = "readrow"
+
+TEXT: dict[str, tuple[str, str]] = {
+    "hint_photo": ("点照片上的牌或下面的牌来改正；红虚线框＝认得不确定。", "Tap a tile on the photo or below to fix it; dashed red = unsure."),
+    "hint_hand": ("点牌面把牌加进手牌；点手牌里的一张再点牌面来换掉它。", "Tap tiles to add them; tap a hand tile, then a tile, to replace it."),
+    "picked": ("第 {n} 张：{name}，换成哪张？", "Tile {n}: {name} — replace with?"),
+    "picked_win": ("胡的那张：{name}，换成哪张？", "Winning tile: {name} — replace with?"),
+    "picked_ind": ("翻精：{name}，换成哪张？", "Indicator: {name} — replace with?"),
+    "picked_meld": ("副露里的一张：{name}，换成哪张？", "A meld tile: {name} — replace with?"),
+    "pick_win": ("胡的是哪一张？点下面的牌面", "Which tile won? Tap it below"),
+    "pick_ind": ("翻的精是哪一张？点下面的牌面", "Which tile was flipped (indicator)? Tap it below"),
+    "add": ("加一张", "Add a tile"),
+    "set_win": ("设为胡牌", "Set as winning tile"),
+    "set_ind": ("设为翻精", "Set as indicator"),
+    "delete": ("删除", "Delete"),
+    "done": ("完成", "Done"),
+    "count": ("手牌 {n} 张 + 胡 {w} 张 + 副露 {m} 组", "{n} concealed + {w} winning + {m} melds"),
+    "win_tag": ("胡", "Win"),
+    "ind_tag": ("精", "Ind"),
+}
+
+
+def say(key: str, lang: str, **kwargs: object) -> str:
+    """A string of this widget in the page's language."""
+    zh, en = TEXT[key]
+    return (en if lang == "en" else zh).format(**kwargs)
+
+
+def picked() -> Slot | None:
+    """The tile the player tapped last (None when none)."""
+    value = st.session_state.get(PICK_KEY)
+    return value if isinstance(value, Slot) else None
+
+
+def set_pick(slot: Slot | None) -> None:
+    st.session_state[PICK_KEY] = slot
+
+
+def winner_melds(melds: list[dict[str, Any]], entries: MutableMapping[str, Any]) -> int:
+    """The melds that belong to the winner (the photo's, and those entered for the winning seat)."""
+    winner = entries.get("win_seat")
+    return sum(1 for m in melds if m.get("seat") in ("winner", winner))
+
+
+def palette_open(draft: Any, entries: MutableMapping[str, Any]) -> bool:
+    """The palette shows while a tile is picked, or while the winner's tiles are not all entered."""
+    if picked() is not None:
+        return True
+    return edit.tiles_held(draft.hand, entries, winner_melds(draft.melds, entries)) < edit.FULL_HAND
+
+
+def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, label: Callable[[str], str]) -> None:
+    """The photo (when there is one), the row, and the tools for the picked tile."""
+    tiles = edit.row(draft.hand, entries)
+    reading = getattr(draft, "reading", None)
+    detections = list(getattr(reading, "detections", None) or [])
+    slots = edit.photo_slots(getattr(reading, "assignment", None), detections, draft.hand, draft.melds)
+    unsure = edit.unsure_slots(slots, detections)
+    pick = picked()
+
+    def touched() -> None:
+        draft.sel = None
+        draft.touched()
+
+    def pick_slot(slot: Slot | None) -> None:
+        set_pick(None if slot is None or pick == slot else slot)
+
+    if draft.photo_bytes and detections:
+        boxes = [
+            PhotoBox(d.box, edit.box_number(s, tiles), title=label(d.tile) if d.tile != BACK_CODE else "",
+                     unsure=d.conf < edit.LOW_CONFIDENCE, selected=s is not None and s == pick)
+            for d, s in zip(detections, slots)
+        ]
+        st.caption(say("hint_photo", lang))
+        photo_boxes(draft.photo_bytes, boxes, key=f"photo_boxes_{draft.upload_gen}",
+                    on_tap=lambda i: pick_slot(slots[i]), alt=say("hint_photo", lang))
+    elif not draft.hand:
+        st.caption(say("hint_hand", lang))
+
+    shown = list(tiles)
+    if not entries.get("win_tile") and entries.get("win_seat") != "none":
+        shown.append(edit.RowTile(Slot(WIN), "", "胡", 0))
+    if not entries.get("indicator"):
+        shown.append(edit.RowTile(Slot(INDICATOR), "", "精", 0))
+    keys = [row_key(t.slot) for t in shown]
+    tile_row(
+        [t.code or BACK_CODE for t in shown],
+        key=ROW_KEY,
+        keys=keys,
+        label=lambda code: label(code) if code != BACK_CODE else "?",
+        on_tap=lambda i: pick_slot(shown[i].slot),
+        selected=next((i for i, t in enumerate(shown) if t.slot == pick), None),
+        unsure=[i for i, t in enumerate(shown) if t.slot in unsure],
+        marks={i: say("win_tag" if t.slot.kind == WIN else "ind_tag", lang) for i, t in enumerate(shown)
+               if t.slot.kind in (WIN, INDICATOR)},
+    )
+    st.caption(say("count", lang, n=len(draft.hand), w=1 if entries.get("win_tile") else 0,
+                   m=winner_melds(draft.melds, entries)))
+    if not palette_open(draft, entries):
+        st.button(say("add", lang), key="tile_add", on_click=set_pick, args=(ADD,))
+        return
+    tools_part(draft, entries, pick, lang, label, touched)
+
+    def put(code: str) -> None:
+        slot = picked()
+        if slot is None or slot == ADD or not edit.replace(slot, code, draft.hand, entries, draft.melds):
+            draft.hand.append(code)
+        set_pick(None)
+        touched()
+
+    palette(key="pal", label=label, on_pick=put)
+
+
+def row_key(slot: Slot) -> str:
+    """The button key of a row tile: hand_{i} (as before), tile_win, tile_ind."""
+    return {WIN: "tile_win", INDICATOR: "tile_ind"}.get(slot.kind, f"hand_{slot.index}")
+
+
+def tools_part(draft: Any, entries: MutableMapping[str, Any], pick: Slot | None, lang: str,
+               label: Callable[[str], str], touched: Callable[[], None]) -> None:
+    """What the picked tile is, and what can be done to it besides replacing it."""
+    if pick is None or pick == ADD:
+        return
+    code = edit.code_at(pick, draft.hand, entries, draft.melds)
+    name = label(code) if code else "?"
+    if pick.kind == HAND:
+        st.markdown(f"**{say('picked', lang, n=pick.index + 1, name=name)}**")
+    elif not code:
+        st.markdown(f"**{say('pick_win' if pick.kind == WIN else 'pick_ind', lang)}**")
+    else:
+        key = {WIN: "picked_win", INDICATOR: "picked_ind"}.get(pick.kind, "picked_meld")
+        st.markdown(f"**{say(key, lang, name=name)}**")
+
+    def do(action: Callable[[], bool]) -> None:
+        if action():
+            set_pick(None)
+            touched()
+
+    def delete() -> bool:
+        if pick.kind == HAND and 0 <= pick.index < len(draft.hand):
+            draft.hand.pop(pick.index)
+            return True
+        if pick.kind in (WIN, INDICATOR):
+            entries.pop("win_tile" if pick.kind == WIN else "indicator", None)
+            return True
+        return False
+
+    with st.container(key="tile_tools", horizontal=True, gap="small"):
+        if pick.kind == HAND:
+            st.button(say("set_win", lang), key="tile_set_win",
+                      on_click=do, args=(lambda: edit.set_win(pick, draft.hand, entries),))
+        if pick.kind in (HAND, "meld") and code and code in _CODES:
+            st.button(say("set_ind", lang), key="tile_set_ind",
+                      on_click=do, args=(lambda: edit.set_indicator(pick, draft.hand, entries, draft.melds,
+                                                                    winner_melds(draft.melds, entries)),))
+        if code:
+            st.button(say("delete", lang), key="tile_delete", on_click=do, args=(delete,))
+        st.button(say("done", lang), key="tile_done", on_click=set_pick, args=(None,))
+
+
+_CODES = {tile(i).code for i in range(34)}
