@@ -233,10 +233,12 @@ export default function (component) {
     el.style.width = b.width + "%";
     el.style.height = b.height + "%";
     el.title = b.title || "";
-    const num = document.createElement("span");
-    num.className = "jt-num";
-    num.textContent = b.number;
-    el.appendChild(num);
+    if (b.number) {
+      const num = document.createElement("span");
+      num.className = "jt-num";
+      num.textContent = b.number;
+      el.appendChild(num);
+    }
     root.appendChild(el);
   });
   root.onclick = (e) => {
