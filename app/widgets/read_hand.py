@@ -32,6 +32,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "pick_win": ("胡的是哪一张？点下面的牌面", "Which tile won? Tap it below"),
     "pick_ind": ("翻的精是哪一张？点下面的牌面", "Which tile was flipped (indicator)? Tap it below"),
     "add": ("加一张", "Add a tile"),
+    "maybe": ("可能是：", "Likely:"),
     "set_win": ("设为胡牌", "Set as winning tile"),
     "set_ind": ("设为翻精", "Set as indicator"),
     "delete": ("删除", "Delete"),
@@ -51,11 +52,12 @@ def say(key: str, lang: str, **kwargs: object) -> str:
 def picked() -> Slot | None:
     """The tile the player tapped last (None when none)."""
     value = st.session_state.get(PICK_KEY)
-    return value if isinstance(value, Slot) else None
+    return Slot(*value) if isinstance(value, tuple) and len(value) == 3 else None
 
 
 def set_pick(slot: Slot | None) -> None:
-    st.session_state[PICK_KEY] = slot
+    """Remember the picked tile as a plain tuple (a class reloaded by Streamlit's watcher still reads it)."""
+    st.session_state[PICK_KEY] = (slot.kind, slot.index, slot.meld) if slot is not None else None
 
 
 def winner_melds(melds: list[dict[str, Any]], entries: MutableMapping[str, Any]) -> int:
@@ -122,6 +124,8 @@ def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, 
         st.button(say("add", lang), key="tile_add", on_click=set_pick, args=(ADD,))
         return
     tools_part(draft, entries, pick, lang, label, touched)
+    alternatives = [c for c, _ in getattr(detections[slots.index(pick)], "alternatives", ())
+                    if c in _CODES and c != edit.code_at(pick, draft.hand, entries, draft.melds)] if pick in slots else []
 
     def put(code: str) -> None:
         slot = picked()
@@ -130,6 +134,9 @@ def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, 
         set_pick(None)
         touched()
 
+    if alternatives:
+        st.caption(say("maybe", lang))
+        tile_row(alternatives, key="alts", label=label, on_tap=lambda i: put(alternatives[i]))
     palette(key="pal", label=label, on_pick=put)
 
 

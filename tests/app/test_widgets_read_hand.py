@@ -75,3 +75,39 @@ def test_deleting_the_picked_tile() -> None:
     at.button(key="hand_0").click().run()
     at.button(key="tile_delete").click().run()
     assert hand_of(at) == FOURTEEN[1:]
+
+
+def photo_page() -> None:
+    import io
+
+    import streamlit as st
+    from PIL import Image
+
+    from app.score_logic import DRAFT_KEY, RoundDraft
+    from app.widgets.read_hand import read_hand_part
+    from scoring.tiles import tile
+    from vision.reader.detection import Detection
+    from vision.reader.layout import Assignment, TileRole
+
+    ss = st.session_state
+    if DRAFT_KEY not in ss:
+        dets = [Detection((40.0 * i, 100, 40.0 * i + 36, 150), c, 0.3 if i == 1 else 0.9,
+                          (("6p", 0.4), ("9p", 0.35), ("8p", 0.1)) if i == 1 else ())
+                for i, c in enumerate(["1m", "6p", "3m"])]
+
+        class Reading:
+            detections = dets
+            assignment = Assignment(tiles=[TileRole(d, "hand") for d in dets], hand=["1m", "6p", "3m"])
+
+        out = io.BytesIO()
+        Image.new("RGB", (200, 200), "green").save(out, format="PNG")
+        ss[DRAFT_KEY] = RoundDraft(hand=["1m", "6p", "3m"], reading=Reading(), photo_bytes=out.getvalue())
+    read_hand_part(ss[DRAFT_KEY], ss, lang="zh", label=lambda c: tile(c).zh)
+
+
+def test_the_readers_other_guesses_for_a_picked_tile_come_first() -> None:
+    at = AppTest.from_function(photo_page).run()
+    at.button(key="hand_1").click().run()
+    assert [b.label for b in at.button if b.key and b.key.startswith("alts_")] == ["九筒", "八筒"]
+    at.button(key="alts_0").click().run()
+    assert at.session_state["score"].hand == ["1m", "9p", "3m"]
