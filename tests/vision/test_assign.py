@@ -18,7 +18,9 @@ from vision.reader.layout import Assignment, assign, turned_a_quarter
 ROOT = Path(__file__).resolve().parents[2]
 TW, TH = 30.0, 40.0  # a standing tile's width and height in pixels
 
-HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "5z", "5z"]
+#: Winning hands throughout (a hand that is no win is said to be none, `not_a_win`): HAND + 3m,
+#: HAND[:10] + 2z + one meld, HAND[:7] + 5z + two melds.
+HAND = ["4p", "5p", "6p", "7s", "8s", "9s", "5z", "2z", "2z", "5z", "1m", "2m", "2z"]
 
 
 def layout(rows: list[list[list[str]]], group_gap: float = 0.5, row_gap: float = 0.5) -> list[Detection]:
@@ -66,7 +68,7 @@ def test_a_laid_out_hand_is_read_into_roles() -> None:
     assert a.hand == HAND and a.win_tile == "3m" and a.indicator == "9m" and a.melds == []
     assert a.questions == []
     part = a.to_round_part()
-    assert part["hand"] == "123m456p789s1155z" and part["win"] == {"tile": "3m"} and part["indicator"] == "9m"
+    assert part["hand"] == "12m456p789s22255z" and part["win"] == {"tile": "3m"} and part["indicator"] == "9m"
     json.dumps(part, ensure_ascii=False)  # plain data
 
 
@@ -108,13 +110,14 @@ def test_touching_melds_that_cut_two_ways_are_asked_about() -> None:
     assert a.melds == [] and "touching_melds" in codes(a)
 
 
-def test_a_kong_of_jing_counts_four_zheng() -> None:
-    rows = [[["5p"]], [["1m", "2m", "3m", "7s", "8s", "9s", "6p", "6p", "1z", "1z"], ["6p"]], [["5p", "5p>", "5p", "5p"]]]
+def test_a_kong_of_jing_counts_four_fu() -> None:
+    # the indicator is itself 正精 and one of its four copies, so a kong of 精 is a kong of 副精
+    rows = [[["4p"]], [["1m", "2m", "3m", "7s", "8s", "9s", "4p", "4p", "1z", "1z"], ["4p"]], [["5p", "5p>", "5p", "5p"]]]
     a = assign(layout(rows))
     assert a.melds == [{"type": "gang", "tiles": "5555p", "claimed": "5p"}]
-    assert a.jing_count == {"zheng": 4, "fu": 3}  # the kong + 66p in the hand + the winning 6p
+    assert a.jing_count == {"zheng": 3, "fu": 4}  # the kong + 44p in the hand + the winning 4p
     meld_marks = [t.mark for t in a.tiles if t.role == "meld"]
-    assert meld_marks == ["zheng"] * 4
+    assert meld_marks == ["fu"] * 4
     assert a.questions == []
 
 
@@ -130,7 +133,7 @@ def test_an_indicator_equal_to_a_hand_tile_is_the_lone_one() -> None:
 
 def test_a_given_indicator_that_differs_from_the_lone_tile_is_used_and_the_tile_reported() -> None:
     a = assign(layout([[["9m"]], [HAND, ["3m"]]]), indicator="1z")
-    assert a.indicator == "1z" and a.jing_count == {"zheng": 2, "fu": 0}
+    assert a.indicator == "1z" and a.jing_count == {"zheng": 0, "fu": 3}
     assert "unexplained_tiles" in codes(a)
 
 
@@ -184,7 +187,7 @@ def test_a_concealed_kong_with_two_backs() -> None:
     rows = [[["6z"]], [HAND[:10], ["2z"]], [["back", "7z", "7z", "back"]]]
     a = assign(layout(rows))
     assert a.melds == [{"type": "angang", "tiles": "7777z"}]
-    assert a.jing_count == {"zheng": 0, "fu": 0}  # 6z's 副精 is 5z (7z→6z→5z→7z): the hand's 55z...
+    assert a.jing_count == {"zheng": 0, "fu": 2}  # 6z's 副精 is 5z (7z→6z→5z→7z): the hand's 55z...
     a = assign(layout(rows), indicator="7z")  # ... and with 7z as indicator the backs count as 精 too
     assert a.jing_count == {"zheng": 4, "fu": 0}
     assert [t.mark for t in a.tiles if t.role == "meld"] == ["zheng"] * 4

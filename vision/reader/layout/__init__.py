@@ -27,6 +27,7 @@ from typing import Any
 
 from scoring.tiles import format_tiles, parse_tiles, tile
 from vision.reader.detection import Detection
+from vision.reader.layout.decide import Decision, decide, not_a_win_question, row_units, win_gap_clear
 from vision.reader.layout.geometry import (
     ROW_FRACTION,
     Group,
@@ -45,6 +46,7 @@ from vision.reader.layout.questions import (
     low_confidence_question,
     question,
     set_aside_question,
+    tile_zh,
     win_question,
 )
 from vision.reader.layout.roles import (
@@ -210,7 +212,40 @@ def _assign_layout(dets: list[Detection], given: str | None) -> Assignment:
         assign_hand_row(st)
     assign_melds(st)
     ind = assign_indicator(st, given)
-    return _finish(st, rows, ind, angle)
+    return _legal_reading(_finish(st, rows, ind, angle), rows, width, given)
+
+
+def _legal_reading(a: Assignment, rows: list[list[Placed]], width: float, given: str | None) -> Assignment:
+    """The most probable legal round among every layout reading and the classifier's top choices
+    (`decide`): kept as `a` when it is the same round, said (`not_a_win`) when there is none."""
+    units = [row_units(split_groups(r, width, i), width) for i, r in enumerate(rows)]
+    hand_row = next((g.row for g in a.groups if g.role in ("hand", "win")), None)
+    d = decide(units, hand_row, given)
+    if d is None:
+        a.questions.append(not_a_win_question())
+        return a
+    if not d.changed and _same_round(a, d):
+        return a
+    st = RoleState(d.groups, next((g.row for g in d.groups if g.role in ("hand", "win")), None), d.questions)
+    st.confidence["rows"] = a.confidence.get("rows", 1.0)
+    st.confidence["indicator"] = 1.0 if given else next((g.confidence for g in d.groups if g.role == "indicator"), 0.0)
+    if not win_gap_clear(d.groups):
+        win = next(g for g in d.groups if g.role == "win")
+        st.questions.append(question("win_tile_check", f"胡的牌是单独的 {tile_zh(win.codes[0])} 吗？手牌中间也有空隙",
+                                     f"is the lone {win.codes[0]} the winning tile? the hand has gaps too"))
+    if d.indicator is None:
+        st.questions.append(question("indicator", "没找到翻精的牌：哪一张是翻出来的精？",
+                                     "no indicator found: which tile is the indicator?"))
+    return _finish(st, rows, d.indicator, math.radians(a.angle_deg))
+
+
+def _same_round(a: Assignment, d: Decision) -> bool:
+    """The decision reads the same round as the first pass (roles and tiles)."""
+    hand = sorted(c for g in d.groups if g.role == "hand" for c in g.codes)
+    win = next((g.codes[0] for g in d.groups if g.role == "win"), None)
+    melds = sorted((m["type"], m.get("tiles") or "") for g in d.groups if g.role == "meld" and (m := g.meld))
+    return (sorted(a.hand) == hand and a.win_tile == win and a.indicator == d.indicator
+            and sorted((m["type"], m.get("tiles") or "") for m in a.melds) == melds)
 
 
 def _finish(st: RoleState, rows: list[list[Placed]], ind: str | None, angle: float) -> Assignment:

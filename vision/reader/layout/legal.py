@@ -7,7 +7,7 @@ codes with their probabilities. `decode` picks the hypothesis and codes of least
 *legal* round (`is_legal`):
 
 - the counts: concealed tiles + winning tile = 14 − 3 × melds;
-- every meld valid (吃 a run, 碰 three alike, 杠 four alike, 暗杠 its faces alike);
+- every meld valid (吃 a run, 碰 three alike, ``three`` either of them, 杠 four alike, 暗杠 its faces alike);
 - no tile more than 4 times, counting the indicator and every meld (a kong holds four);
 - the winner's 14 tiles make a winning shape of the rules (`scoring.shapes`: 平胡, 小七对, 大七对,
   十三烂, 七星; 精 wild as the options say, or 德国 with no 精 used); a 精 that won may be wild
@@ -39,11 +39,11 @@ MAX_CHANGES = 2
 MIN_ALTERNATIVE = 0.01
 #: … nor one this many times less likely than the first choice (e^5 ≈ 150).
 MAX_STEP = 5.0
-#: Legality checks one `decode` may make (keeps a read within its time: about 20 µs each).
-MAX_CHECKS = 4000
+#: Legality checks one `decode` may make (20–60 µs each: a read stays within its time).
+MAX_CHECKS = 1000
 CONCEALED_ONLY = frozenset({"xiaoqi", "shisanlan", "qixing"})
 SHAPES = ("pinghu", "xiaoqi", "daqi", "shisanlan", "qixing")
-MELD_TYPES = ("chi", "peng", "gang", "angang")
+MELD_TYPES = ("chi", "peng", "three", "gang", "angang")
 
 __all__ = ["Decoded", "Hypothesis", "Slot", "decode", "is_legal"]
 
@@ -143,6 +143,8 @@ def _meld_ok(kind: str, codes: Sequence[str], mixed: bool) -> bool:
         return len(codes) == 3 and is_sequence([tile(c).index for c in codes], mixed)
     if kind == "peng":
         return len(codes) == 3 and len(set(codes)) == 1
+    if kind == "three":  # three faces with no sideways tile to tell: a 吃 or a 碰
+        return _meld_ok("chi", codes, mixed) or _meld_ok("peng", codes, mixed)
     if kind == "gang":
         return len(codes) == 4 and len(set(codes)) == 1
     return len(set(codes)) <= 1
@@ -163,10 +165,15 @@ def is_legal(h: Hypothesis, codes: Sequence[str], options: Any = None) -> bool:
     count: Counter[str] = Counter(winner)
     for i, kind in enumerate(h.melds):
         faces = by_meld.get(i, [])
-        if not faces or not _meld_ok(kind, faces, opts[0]):
+        if not faces:
+            if kind == "angang":  # four backs: its kind is asked about
+                continue
             return False
-        count[faces[0]] += 4 if kind in ("gang", "angang") else 3 if kind == "peng" else 0
-        if kind == "chi":
+        if not _meld_ok(kind, faces, opts[0]):
+            return False
+        if kind in ("gang", "angang") or len(set(faces)) == 1:
+            count[faces[0]] += 4 if kind in ("gang", "angang") else 3
+        else:
             count.update(faces)
     indicators = [h.indicator] if h.indicator else [c for s, c in zip(h.slots, codes) if s.role == "indicator"]
     if len(indicators) > 1 or any(c not in CODES for c in indicators):

@@ -12,7 +12,7 @@ LOW_CONFIDENCE = 0.5
 
 
 #: Questions that mean the layout does not add up (a box too many or a stray box).
-TROUBLE = frozenset({"tile_count", "unexplained_tiles", "indicator", "not_a_meld"})
+TROUBLE = frozenset({"tile_count", "unexplained_tiles", "indicator", "not_a_meld", "not_a_win"})
 
 
 def question(code: str, zh: str, en: str) -> dict[str, str]:

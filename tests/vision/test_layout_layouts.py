@@ -1,0 +1,155 @@
+"""Issue 22: every layout players use, read into the most probable legal round (hand-written detection lists)."""
+
+from __future__ import annotations
+
+import time
+
+from vision.reader.detection import Detection
+from vision.reader.layout import Assignment, assign
+
+TW, TH = 30.0, 40.0  # a standing tile's width and height in pixels
+
+
+def lay(rows: list[list[list[str]]], gap: float = 0.6, row_gap: float = 0.6, x0: float = 10.0,
+        sure: dict[str, tuple[tuple[str, float], ...]] | None = None, conf: dict[str, float] | None = None,
+        ) -> list[Detection]:
+    """Detections of rows of groups: 'x>' lies sideways, 'back' face down; a group given as ['+0.5'] is
+    a gap of half a tile more. `sure` gives a tile spec ('1p@3' = the 3rd tile read 1p) its classifier
+    choices, `conf` its confidence."""
+    dets: list[Detection] = []
+    y = 10.0
+    n = 0
+    for row in rows:
+        x = x0
+        for group in row:
+            if group and group[0].startswith("+"):
+                x += float(group[0][1:]) * TW
+                continue
+            for spec in group:
+                n += 1
+                code = spec.rstrip(">")
+                key = f"{code}@{n}"
+                alts = (sure or {}).get(key, ((code, 0.97),))
+                c = (conf or {}).get(key, 0.9)
+                if spec.endswith(">"):
+                    dets.append(Detection((x, y + TH - TW, x + TH, y + TH), code, c, alts))
+                    x += TH
+                else:
+                    dets.append(Detection((x, y, x + TW, y + TH), code, c, alts))
+                    x += TW
+            x += gap * TW
+        y += TH * (1 + row_gap)
+    return dets
+
+
+def codes(a: Assignment) -> list[str]:
+    return [q["code"] for q in a.questions]
+
+
+def melds(a: Assignment) -> list[tuple[str, str]]:
+    return [(m["type"], m["tiles"]) for m in a.melds]
+
+
+# --------------------------------------------------------------------------- one row pushed down (推倒)
+
+
+def test_one_row_hand_win_and_a_meld_without_a_sideways_tile() -> None:
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "7s", "8s", "9s"]
+    a = assign(lay([[["9m"]], [hand, ["7s"], ["5z", "5z", "5z"]]]))
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "7s", "9m")
+    assert melds(a) == [("peng", "555z")] and "not_a_win" not in codes(a) and "tile_count" not in codes(a)
+
+
+def test_one_row_with_two_melds_one_claimed_tile_sideways() -> None:
+    hand = ["2p", "3p", "4p", "6s", "6s", "6s", "9m"]
+    a = assign(lay([[["1z"]], [hand, ["9m"], ["3m", "4m>", "5m"], ["7z", "7z", "7z"]]]))
+    assert (a.hand, a.win_tile) == (hand, "9m")
+    assert melds(a) == [("chi", "345m"), ("peng", "777z")]
+    assert a.melds[0]["claimed"] == "4m"
+
+
+def test_one_row_with_four_melds() -> None:
+    a = assign(lay([[["1z"]], [["8p"], ["8p"], ["1m", "1m", "1m"], ["2s", "3s", "4s"], ["6z", "6z>", "6z"], ["7p", "8p", "9p"]]]))
+    assert (a.hand, a.win_tile) == (["8p"], "8p")
+    assert sorted(melds(a)) == [("chi", "234s"), ("chi", "789p"), ("peng", "111m"), ("peng", "666z")]
+
+
+def test_melds_at_the_left_end_of_the_row() -> None:
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m"]
+    a = assign(lay([[["1z"]], [["3m", "4m", "5m"], ["7z", "7z", "7z"], hand, ["9m"]]]))
+    assert (a.hand, a.win_tile) == (hand, "9m")
+    assert melds(a) == [("chi", "345m"), ("peng", "777z")]
+
+
+def test_a_kong_with_its_fourth_tile_sideways_in_one_row() -> None:
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    a = assign(lay([[["3z"]], [hand, ["1z"], ["5s", "5s", "5s>", "5s"]]]))
+    assert melds(a) == [("gang", "5555s")] and a.win_tile == "1z" and a.hand == hand
+
+
+def test_a_kong_with_its_fourth_tile_set_a_little_apart_is_a_kong() -> None:
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    a = assign(lay([[["3z"]], [hand, ["1z"], ["5s", "5s", "5s"], ["+-0.3"], ["5s"]]]))
+    assert melds(a) == [("gang", "5555s")] and a.win_tile == "1z" and a.hand == hand
+
+
+def test_a_concealed_kong_with_its_backs_in_the_middle() -> None:
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    a = assign(lay([[["3z"]], [hand, ["1z"], ["7p", "back", "back", "7p"]]]))
+    assert melds(a) == [("angang", "7777p")] and a.win_tile == "1z"
+
+
+# --------------------------------------------------------------------------- the indicator anywhere
+
+
+def test_an_indicator_below_the_hand() -> None:
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "7s", "8s", "9s", "5z", "5z", "5z"]
+    a = assign(lay([[hand, ["7s"]], [["+4"], ["2m"]]]))
+    assert (a.indicator, a.win_tile, a.hand) == ("2m", "7s", hand)
+    assert "indicator" not in codes(a)
+
+
+def test_a_blank_white_dragon_alone_above_the_hand_is_the_indicator() -> None:
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "7s", "8s", "9s", "2z", "2z", "2z"]
+    dets = lay([[["+3"], ["5z"]], [hand, ["7s"]]], conf={"5z@1": 0.3},
+               sure={"5z@1": (("5z", 0.35), ("back", 0.2), ("8p", 0.05))})
+    a = assign(dets)
+    assert a.indicator == "5z" and a.win_tile == "7s" and a.hand == hand
+
+
+# --------------------------------------------------------------------------- the most probable legal round
+
+
+def test_a_one_bamboo_misread_as_one_dot_is_fixed_when_only_one_bamboo_makes_a_win_and_asked_about() -> None:
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "1s", "2s", "3s", "7z", "7z", "9p", "9p"]
+    sure = {"1p@8": (("1p", 0.55), ("1s", 0.40), ("7s", 0.02))}
+    a = assign(lay([[["3z"]], [[*hand[:6], "1p", *hand[7:]], ["9p"]]], sure=sure))
+    assert a.hand == hand and a.win_tile == "9p" and "not_a_win" not in codes(a)
+    q = [q for q in a.questions if q["code"] == "legal_fix"]
+    assert len(q) == 1 and "一筒" in q[0]["zh"] and "一条" in q[0]["zh"] and "1s" in q[0]["en"]
+
+
+def test_a_hand_with_no_legal_reading_is_said_and_shown_as_read() -> None:
+    hand = ["1m", "4m", "7m", "2p", "5p", "8p", "3s", "6s", "9s", "1z", "1z", "2z", "2z"]
+    a = assign(lay([[["3z"]], [hand, ["6z"]]]))
+    assert "not_a_win" in codes(a)
+    assert a.hand == hand and a.win_tile == "6z" and a.indicator == "3z"  # the first reading, as seen
+
+
+def test_an_indicator_that_would_be_a_fifth_copy_is_read_as_its_second_choice_and_asked_about() -> None:
+    hand = ["1m", "1m", "1m", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "9p"]
+    sure = {"1m@1": (("1m", 0.6), ("7m", 0.35))}  # four 1m in the hand: the indicator cannot be a fifth
+    a = assign(lay([[["1m"]], [hand, ["9p"]]], sure=sure))
+    assert a.indicator == "7m" and a.hand == hand and a.win_tile == "9p"
+    q = [q for q in a.questions if q["code"] == "legal_fix"]
+    assert len(q) == 1 and "一万" in q[0]["zh"] and "七万" in q[0]["zh"]
+
+
+def test_decoding_adds_little_time_to_a_read() -> None:
+    hand = ["1m", "4m", "7m", "2p", "5p", "8p", "3s", "6s", "9s", "1z", "1z", "2z", "2z"]
+    dets = lay([[["3z"]], [hand, ["6z"]]])
+    dets = [Detection(d.box, d.tile, 0.7, ((d.tile, 0.6), ("5z", 0.2), ("8p", 0.1))) for d in dets]
+    assign(dets)
+    t = time.perf_counter()
+    assign(dets)
+    assert time.perf_counter() - t < 0.25  # the worst case (nothing legal: every choice tried) on a slow CI core

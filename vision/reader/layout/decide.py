@@ -1,0 +1,343 @@
+"""Every way players lay a hand out, weighed: the role readings of a photo's groups, decoded into the
+most probable legal round (`legal.decode`).
+
+The groups of each row (`geometry.split_groups`) are read in every way a player lays a winning hand:
+
+- a hand row: concealed groups side by side, then the winning tile alone, then melds — each set apart
+  (推倒, one row), or melds at the left end; or the photo guide's two rows (melds in another row);
+- a meld: a group of 3 or 4 (a kong's fourth tile sideways inside it), or a group of 3 with a lone
+  tile just beside it (a kong's fourth tile set slightly apart); a group with face-down tiles is a
+  暗杠, wherever its backs lie; a sideways claimed tile is optional;
+- the indicator: a lone tile in any other row (above, below), or alone at either end of the hand row.
+
+Each reading (`Plan`) has a cost for how unusual it is (`COSTS`); readings whose counts cannot add up
+(13 − 3k concealed + 1 winning tile) are never decoded. The decoder then chooses the reading and tiles
+of least cost (reading + tiles changed from the classifier's first choice) that make a legal round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from vision.reader.detection import Detection
+from vision.reader.layout.geometry import Group, Placed, gaps
+from vision.reader.layout.legal import Decoded, Hypothesis, Slot, decode
+from vision.reader.layout.melds import classify_meld
+from vision.reader.layout.questions import question, tile_zh
+
+#: The cost (−log odds against) of each unusual thing a reading assumes.
+COSTS = {
+    "other_hand_row": 1.5,     # the hand is not the row the layout picked
+    "hand_gap": 0.7,           # each gap inside the concealed tiles
+    "no_win_apart": 2.5,       # no lone winning tile after the hand
+    "meld_in_hand_row": 0.2,   # a meld pushed down in the hand row (推倒)
+    "melds_left": 0.3,         # … at the left end of it
+    "indicator_in_row": 0.8,   # the indicator alone at an end of the hand row
+    "kong_apart": 0.3,         # a kong's fourth tile set slightly apart
+    "sideways_in_hand": 1.5,   # a concealed tile lying sideways
+}
+#: A kong's fourth tile set apart lies at most this many tile widths from the other three.
+KONG_APART = 0.8
+#: Readings decoded at most (cheapest first).
+MAX_PLANS = 60
+
+
+@dataclass(frozen=True)
+class Unit:
+    """Tiles that take one role together: a group, or a group of 3 and a lone tile (a kong apart)."""
+
+    tiles: tuple[Placed, ...]
+    row: int
+    merged: bool = False
+
+    @property
+    def lone(self) -> bool:
+        return len(self.tiles) == 1 and self.tiles[0].face_up
+
+    @property
+    def backs(self) -> int:
+        return sum(not p.face_up for p in self.tiles)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One reading of the roles: (unit, role) pairs and its cost."""
+
+    units: tuple[tuple[Unit, str], ...]
+    cost: float
+
+
+@dataclass
+class Decision:
+    """The chosen reading: groups with roles and melds, the indicator, questions, and whether it is legal."""
+
+    groups: list[Group]
+    indicator: str | None
+    questions: list[dict[str, str]]
+    legal: bool
+    changed: list[tuple[str, str]]
+
+
+# ----------------------------------------------------------------------------- units and plans
+
+
+def choices(d: Detection) -> tuple[tuple[str, float], ...]:
+    """The classifier's top choices for a box (its first is the box's tile), or its tile alone."""
+    if d.alternatives and d.alternatives[0][0] == d.tile:
+        return d.alternatives
+    return ((d.tile, 1.0),)
+
+
+def _alike(a: Placed, b: Placed) -> bool:
+    """Two tiles may be the same kind: equal first choices or a shared top choice."""
+    ka = {c for c, _ in choices(a.det)}
+    kb = {c for c, _ in choices(b.det)}
+    return a.tile == b.tile or bool(ka & kb)
+
+
+def row_units(groups: Sequence[Group], width: float) -> list[list[Unit]]:
+    """The row's groups as units, in every way its kongs set apart may be read (merged or not)."""
+    variants: list[list[Unit]] = [[]]
+    i = 0
+    while i < len(groups):
+        g = groups[i]
+        unit = Unit(tuple(g.tiles), g.row)
+        nxt = groups[i + 1] if i + 1 < len(groups) else None
+        if nxt is not None and _kong_apart(g.tiles, nxt.tiles, width):
+            merged = Unit((*g.tiles, *nxt.tiles), g.row, merged=True)
+            variants = [*[[*v, merged] for v in variants], *[[*v, unit, Unit(tuple(nxt.tiles), g.row)] for v in variants]]
+            i += 2
+            continue
+        if nxt is not None and _kong_apart(nxt.tiles, g.tiles, width):
+            merged = Unit((*g.tiles, *nxt.tiles), g.row, merged=True)
+            variants = [*[[*v, merged] for v in variants], *[[*v, unit, Unit(tuple(nxt.tiles), g.row)] for v in variants]]
+            i += 2
+            continue
+        variants = [[*v, unit] for v in variants]
+        i += 1
+    return variants[:8]
+
+
+def _kong_apart(three: Sequence[Placed], one: Sequence[Placed], width: float) -> bool:
+    """Three alike and a lone alike tile just beside them (either side): maybe one kong."""
+    if len(three) != 3 or len(one) != 1 or not all(p.face_up for p in (*three, *one)):
+        return False
+    if not all(_alike(three[0], p) for p in (*three[1:], one[0])):
+        return False
+    a, b = (three[-1], one[0]) if three[-1].u < one[0].u else (one[0], three[0])
+    return (b.u - b.along / 2) - (a.u + a.along / 2) <= KONG_APART * width
+
+
+def _meld_type(u: Unit) -> str | None:
+    """The meld a unit can be: 暗杠 (backs), 杠 (four), chi/peng (three faces), or None."""
+    if u.backs:
+        return "angang" if len(u.tiles) in (3, 4) and u.backs < len(u.tiles) or len(u.tiles) == 4 else None
+    return {3: "three", 4: "gang"}.get(len(u.tiles))
+
+
+def plans(rows_units: Sequence[Sequence[list[Unit]]], hand_row: int | None, given: str | None) -> Iterator[Plan]:
+    """Every reading of the rows' units whose tile count can add up, with its cost."""
+    for r, variants in enumerate(rows_units):
+        for units in variants:
+            if sum(p.face_up for u in units for p in u.tiles) < 2:
+                continue
+            base = 0.0 if r == hand_row else COSTS["other_hand_row"]
+            others = [vs[0] for k, vs in enumerate(rows_units) if k != r]
+            for roles, cost in _hand_row_readings(units):
+                rest = _other_rows(others)
+                if rest is None:
+                    continue
+                other_roles, other_cost = rest
+                yield from _with_indicator([*roles, *other_roles], base + cost + other_cost, given)
+
+
+def _hand_row_readings(units: Sequence[Unit]) -> Iterator[tuple[list[tuple[Unit, str]], float]]:
+    """Readings of the hand row: [melds | indicator] hand… [win] [melds] [indicator]."""
+    m = len(units)
+    for a in range(m):
+        for b in range(a, m):
+            span = units[a : b + 1]
+            if any(u.backs for u in span):
+                continue
+            cost = COSTS["hand_gap"] * (len(span) - 1) + COSTS["sideways_in_hand"] * sum(
+                p.sideways for u in span for p in u.tiles)
+            cost += COSTS["kong_apart"] * sum(u.merged for u in span)  # a merged unit in the hand is odd
+            for w in (b + 1, None):
+                if w is not None and (w >= m or not units[w].lone):
+                    continue
+                after = units[(w if w is not None else b) + 1 :]
+                before = units[:a]
+                sides = _sides(before, after)
+                if sides is None:
+                    continue
+                side_roles, side_cost = sides
+                roles = [*side_roles, *((u, "hand") for u in span)]
+                if w is not None:
+                    roles.append((units[w], "win"))
+                yield roles, cost + side_cost + (COSTS["no_win_apart"] if w is None else 0.0)
+
+
+def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Unit, str]], float] | None:
+    """Roles of the hand row's units left and right of the hand: melds, or a lone indicator at an end."""
+    roles: list[tuple[Unit, str]] = []
+    cost = 0.0
+    for k, u in enumerate(before):
+        if u.lone and k == 0:
+            roles.append((u, "lone"))
+            cost += COSTS["indicator_in_row"]
+        elif (kind := _meld_type(u)) is not None:
+            roles.append((u, "meld"))
+            cost += COSTS["melds_left"] + _meld_cost(u, kind)
+        else:
+            return None
+    for k, u in enumerate(after):
+        if u.lone and k == len(after) - 1:
+            roles.append((u, "lone"))
+            cost += COSTS["indicator_in_row"]
+        elif (kind := _meld_type(u)) is not None:
+            roles.append((u, "meld"))
+            cost += _meld_cost(u, kind)
+        else:
+            return None
+    return roles, cost
+
+
+def _meld_cost(u: Unit, kind: str) -> float:
+    shown = u.backs or any(p.sideways for p in u.tiles)
+    return (0.0 if shown else COSTS["meld_in_hand_row"]) + (COSTS["kong_apart"] if u.merged else 0.0)
+
+
+def _other_rows(rows: Sequence[Sequence[Unit]]) -> tuple[list[tuple[Unit, str]], float] | None:
+    """Units of the other rows: melds (groups of 3–4, or longer ones cut into melds) or lone tiles."""
+    from vision.reader.layout.melds import partition_melds
+
+    roles: list[tuple[Unit, str]] = []
+    cost = 0.0
+    for units in rows:
+        for u in units:
+            if u.lone:
+                roles.append((u, "lone"))
+            elif _meld_type(u) is not None:
+                roles.append((u, "meld"))
+                cost += COSTS["kong_apart"] if u.merged else 0.0
+            elif len(u.tiles) >= 5:
+                cuts = partition_melds(list(u.tiles)) or partition_melds(list(u.tiles), need_sideways=False)
+                if not cuts:
+                    return None
+                start = 0
+                for n in cuts[0]:
+                    roles.append((Unit(u.tiles[start : start + n], u.row), "meld"))
+                    start += n
+            else:
+                return None
+    return roles, cost
+
+
+def _with_indicator(roles: list[tuple[Unit, str]], cost: float, given: str | None) -> Iterator[Plan]:
+    """The plan once the one lone tile is the indicator (none when no tile lies alone; when the player gave
+    another, the lone tiles are unexplained); with more lone tiles than that, no plan: a stray box is for
+    the set-aside pass."""
+    lone = [k for k, (_, role) in enumerate(roles) if role == "lone"]
+    picks: list[int | None] = [*lone] or [None]
+    if given is not None:
+        picks = [None, *(k for k in lone if roles[k][0].tiles[0].tile == given)]
+    if given is not None and picks == [None]:  # the player's indicator is not the lone tile: it is reported
+        yield Plan(tuple((u, "unexplained" if role == "lone" else role) for u, role in roles), cost)
+        return
+    if len(lone) > 1:
+        return  # a lone tile no role explains: a stray box, for the set-aside pass
+    for pick in picks:
+        yield Plan(tuple((u, "indicator" if k == pick else role) for k, (u, role) in enumerate(roles)), cost)
+
+
+def _counts_add_up(plan: Plan) -> bool:
+    melds = sum(1 for _, r in plan.units if r == "meld")
+    winner = sum(len(u.tiles) for u, r in plan.units if r in ("hand", "win"))
+    return winner == 14 - 3 * melds
+
+
+def hypothesis(plan: Plan, given: str | None) -> tuple[Hypothesis, list[Placed]]:
+    """The plan as the decoder's hypothesis (one slot per visible face) and the tile of each slot."""
+    slots: list[Slot] = []
+    placed: list[Placed] = []
+    melds: list[str] = []
+    hidden: list[int] = []
+    for u, role in plan.units:
+        if role == "unexplained":
+            continue
+        meld = None
+        if role == "meld":
+            meld = len(melds)
+            melds.append(_meld_type(u) or "three")
+            hidden.append(u.backs)
+        for p in u.tiles:
+            if p.face_up:
+                slots.append(Slot(role, choices(p.det), meld))
+                placed.append(p)
+    return Hypothesis(tuple(slots), tuple(melds), tuple(hidden), plan.cost, given), placed
+
+
+# ----------------------------------------------------------------------------- the decision
+
+
+def decide(rows_units: Sequence[Sequence[list[Unit]]], hand_row: int | None, given: str | None,
+           options: Any = None) -> Decision | None:
+    """The most probable legal reading of the photo, or None when no reading is legal."""
+    found = sorted((p for p in plans(rows_units, hand_row, given) if _counts_add_up(p)), key=lambda p: p.cost)
+    if not found:
+        return None
+    found = found[:MAX_PLANS]
+    built = [hypothesis(p, given) for p in found]
+    d = decode([h for h, _ in built], options)
+    if not d.legal:
+        return None
+    return _decision(found[d.hypothesis], built[d.hypothesis][1], d, given)
+
+
+def _decision(plan: Plan, placed: list[Placed], d: Decoded, given: str | None) -> Decision:
+    """Groups with the plan's roles and the decoded codes, and a question for each changed tile."""
+    code_of = {id(p): c for p, c in zip(placed, d.codes)}
+    changed, questions = [], []
+    groups: list[Group] = []
+    indicator = given
+    for u, role in plan.units:
+        tiles = [replace(p, det=replace(p.det, tile=code_of[id(p)])) if id(p) in code_of else p for p in u.tiles]
+        for p, q in zip(u.tiles, tiles):
+            if p.tile != q.tile:
+                changed.append((p.tile, q.tile))
+                questions.append(question(
+                    "legal_fix", f"读成了{tile_zh(p.tile)}，按胡牌应是{tile_zh(q.tile)}？",
+                    f"read as {p.tile}; only {q.tile} makes the hand a win: is it {q.tile}?"))
+        g = Group(tiles, u.row, "unknown" if role == "unexplained" else role)
+        if role == "meld":
+            meld, qs, conf = classify_meld(tiles)
+            g.meld, g.confidence = meld, conf
+            questions += qs
+        elif role == "indicator":
+            g.confidence = tiles[0].det.conf
+            indicator = given or tiles[0].tile
+        elif role in ("hand", "win"):
+            g.confidence = min(p.det.conf for p in tiles)
+        groups.append(g)
+    return Decision(groups, indicator, questions, True, changed)
+
+
+def win_gap_clear(groups: Sequence[Group]) -> bool:
+    """The winning tile's gap is wider than every gap inside the hand (else it is asked about)."""
+    hand = [g for g in groups if g.role == "hand"]
+    win = [g for g in groups if g.role == "win"]
+    if not win or not hand:
+        return True
+    inner = [x for g in hand for x in gaps(g.tiles)]
+    w = win[0].tiles[0]
+    last = max((p for g in hand for p in g.tiles), key=lambda p: p.u)
+    return (w.u - w.along / 2) - (last.u + last.along / 2) > max(inner, default=0.0)
+
+
+def not_a_win_question() -> dict[str, str]:
+    """No reading of the photo within the classifier's top choices is a legal winning round."""
+    return question("not_a_win", "按认出的牌凑不成胡牌（张数、牌型或某张牌超过4张），下面是原样的读法，请核对",
+                    "no winning round fits the tiles as read (count, shape, or a tile more than 4 times); "
+                    "the reading below is as seen: please check")
