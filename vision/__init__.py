@@ -1,11 +1,15 @@
-"""Photo → tiles: the ONNX detector (onnxruntime + OpenCV) and the assignment of 精 and melds.
+"""Photo → tiles: `read_photo` (detector, crop classifier, layout of 精 and melds) and `detect`.
 
-Importing this package must never import torch or ultralytics (they live in the `train` extra).
+`vision.reader` is what runs at play time (onnxruntime + OpenCV + NumPy), `vision.datasets` the
+labelled photos, `vision.training` the `train` extra. Importing this package never imports torch or
+ultralytics (`tests/vision/test_import_rules.py`).
 """
 
 from vision.reader.detection import CLASS_NAMES, Detection
+from vision.reader.photo import PhotoReading, read_photo
+from vision.reader.session import models_dir
 
-__all__ = ["CLASS_NAMES", "Detection", "detect"]
+__all__ = ["CLASS_NAMES", "Detection", "PhotoReading", "detect", "models_dir", "read_photo"]
 
 
 def detect(image, **kwargs):  # type: ignore[no-untyped-def]

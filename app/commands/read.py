@@ -21,16 +21,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def read_photo(photo: str, indicator: str | None, model: str | None, conf: float) -> dict[str, object]:
-    """The round part of one photo; bad input raises JingsuanError."""
-    from scoring.tiles import tile
-    from vision.reader.detector import detect
-    from vision.reader.image import load_image
-    from vision.reader.layout import assign
+    """The round part of one photo (`vision.read_photo`); bad input raises JingsuanError."""
+    import vision
 
-    code = tile(indicator.strip()).code if indicator else None
-    image = load_image(photo)
-    dets = detect(image, model=model, conf=conf)
-    return assign(dets, image_size=(image.shape[1], image.shape[0]), indicator=code).to_round_part()
+    return vision.read_photo(photo, models=model, indicator=indicator or None, conf=conf).round_part()
 
 
 def run(args: argparse.Namespace) -> int:

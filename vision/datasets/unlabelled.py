@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from vision.datasets.yolo import ground_truth, image_files, source_photo
-from vision.training.metrics import iou_matrix
+from vision.reader.boxes import iou_matrix
 
 #: ultralytics' letterbox and mosaic fill: what the detector has always seen as "no tile here".
 FILL = (114, 114, 114)
@@ -153,9 +153,9 @@ def named_finder(detector_onnx: str | Path | None = None, box_floor: float = 0.0
     at least `box_floor` (far under its usual threshold: a detector trained on partly labelled photos
     scores table tiles low) that the classifier names a tile of the game or a face-down tile (CMD v4
     labels no backs) with probability at least `min_prob` → (box, tile code)."""
-    from vision.reader.detector import DEFAULT_MODEL, TileDetector
+    from vision.reader.detector import TileDetector
 
-    detector = TileDetector(detector_onnx or DEFAULT_MODEL)
+    detector = TileDetector(detector_onnx)  # None: tiles.onnx of models_dir()
 
     def find(rgb: np.ndarray) -> list[tuple[Box, str]]:
         if detector.classifier is None:

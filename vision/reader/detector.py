@@ -17,11 +17,11 @@ import numpy as np
 
 from vision.reader.detection import CLASS_NAMES, Detection
 from vision.reader.image import DetectorError, boxes_to_image, letterbox, load_image
-from vision.reader.session import open_session
+from vision.reader.session import CLASSIFIER_FILE, DETECTOR_FILE, models_dir, open_session, shipped_models_dir
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
-DEFAULT_MODEL = MODELS_DIR / "tiles.onnx"
-DEFAULT_CLASSIFIER = MODELS_DIR / "tile_classifier.onnx"
+#: The shipped models (what benches and training compare against); reading uses `models_dir()`.
+DEFAULT_MODEL = shipped_models_dir() / DETECTOR_FILE
+DEFAULT_CLASSIFIER = shipped_models_dir() / CLASSIFIER_FILE
 CONF_THRESHOLD = 0.25
 #: Two-stage: the YOLO stage proposes every box scoring at least this; the classifier then names
 #: it, and the final confidence (`tile_confidence`) is held to `conf`.
@@ -113,12 +113,12 @@ def _names_from_metadata(session: Any) -> tuple[str, ...]:
 class TileDetector:
     """A loaded ONNX tile detector (thread-safe to call; onnxruntime sessions are)."""
 
-    def __init__(self, model_path: str | Path = DEFAULT_MODEL, threads: int | None = None,
+    def __init__(self, model_path: str | Path | None = None, threads: int | None = None,
                  classifier: str | Path | None | bool = None, boxes_only: bool = False) -> None:
-        """`classifier`: a crop classifier ONNX (two-stage), None = `tile_classifier.onnx` beside the
+        """`model_path`: the detector ONNX (None = `tiles.onnx` of `models_dir()`). `classifier`: a crop classifier ONNX (two-stage), None = `tile_classifier.onnx` beside the
         model if there is one, False = the detector's own 34-class labels (single stage).
         `boxes_only`: only `find_boxes` will be used, so a find-only model needs no classifier."""
-        path = Path(model_path)
+        path = Path(model_path) if model_path else models_dir() / DETECTOR_FILE
         self.session = open_session(path, threads, "识别模型", "detector model")
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
@@ -127,15 +127,15 @@ class TileDetector:
         self.names = _names_from_metadata(self.session)
         self.path = path
         self.classifier = None
-        cls_path = path.parent / DEFAULT_CLASSIFIER.name if classifier is None else classifier
+        cls_path = path.parent / CLASSIFIER_FILE if classifier is None else classifier
         if cls_path and Path(cls_path).is_file():
             from vision.reader.classifier import TileClassifier
 
             self.classifier = TileClassifier(cls_path, threads)
         if self.classifier is None and not boxes_only and not set(self.names) <= set(CLASS_NAMES):
             raise DetectorError(
-                f"识别模型 {path.name} 只找牌的位置，需要旁边的牌面分类模型 {DEFAULT_CLASSIFIER.name}",
-                f"{path.name} only finds tiles (classes {list(self.names)[:3]}); it needs {DEFAULT_CLASSIFIER.name} beside it",
+                f"识别模型 {path.name} 只找牌的位置，需要旁边的牌面分类模型 {CLASSIFIER_FILE}",
+                f"{path.name} only finds tiles (classes {list(self.names)[:3]}); it needs {CLASSIFIER_FILE} beside it",
             )
 
     def __call__(
@@ -173,8 +173,11 @@ class TileDetector:
         """Second stage: name each box from a crop of the full-resolution photo."""
         good = [(tuple(float(v) for v in b), float(s)) for b, s in zip(mapped, box_scores)
                 if (b[2] - b[0]) > 0 and (b[3] - b[1]) > 0]
-        labels = self.classifier.classify(rgb, [b for b, _ in good]) if good else []  # type: ignore[union-attr]
-        dets = [Detection(b, tile, tile_confidence(s, p)) for (b, s), (tile, p) in zip(good, labels)]  # type: ignore[arg-type]
+        top = getattr(self.classifier, "classify_top", None)  # a classifier without top choices gives its first
+        crops = [b for b, _ in good]
+        labels = (top(rgb, crops) if top else [(x,) for x in self.classifier.classify(rgb, crops)]) if good else []  # type: ignore[union-attr]
+        dets = [Detection(b, top[0][0], tile_confidence(s, top[0][1]), top)  # type: ignore[arg-type]
+                for (b, s), top in zip(good, labels)]
         return sorted(drop_covered(dets), key=lambda d: (d.cx, d.cy))
 
 
@@ -198,14 +201,18 @@ def tile_confidence(box_score: float, class_prob: float) -> float:
     return max(box_score, 0.0) ** BOX_WEIGHT * max(class_prob, 0.0) ** (1 - BOX_WEIGHT)
 
 
+def get_detector(model_path: str | Path | None = None) -> TileDetector:
+    """The detector of a model file (default: `tiles.onnx` of `models_dir()`), loaded once per path."""
+    return _cached_detector(str(model_path or models_dir() / DETECTOR_FILE))
+
+
 @lru_cache(maxsize=4)
-def get_detector(model_path: str | None = None) -> TileDetector:
-    """Cached detector for a model path (default: the shipped ``models/tiles.onnx``)."""
-    return TileDetector(model_path or DEFAULT_MODEL)
+def _cached_detector(model_path: str) -> TileDetector:
+    return TileDetector(model_path)
 
 
 def detect(
     image: Any, model: str | Path | None = None, conf: float = CONF_THRESHOLD, iou: float = IOU_THRESHOLD
 ) -> list[Detection]:
     """Detect tiles in a photo (path, bytes, PIL image or RGB array) → detections left to right."""
-    return get_detector(str(model) if model else None)(image, conf=conf, iou=iou)
+    return get_detector(model)(image, conf=conf, iou=iou)

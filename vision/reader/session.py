@@ -1,12 +1,41 @@
-"""One way to open an ONNX model with onnxruntime (CPU, every core), shared by the detector and the classifier."""
+"""Where the models are and how they are opened: the one model-folder lookup (`models_dir`) and one way
+to open an ONNX model with onnxruntime (CPU, every core), shared by the detector and the classifier.
+"""
 
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from vision.reader.image import DetectorError
+
+#: Environment variable naming another model folder (`jingsuan app --models DIR` sets it for the app's pages).
+MODEL_DIR_ENV = "JINGSUAN_MODEL_DIR"
+#: The detector and the crop classifier, as a model folder holds them.
+DETECTOR_FILE = "tiles.onnx"
+CLASSIFIER_FILE = "tile_classifier.onnx"
+#: The models folder of a checkout (the wheel ships the same files as `vision/models/`, package data).
+CHECKOUT_MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+def shipped_models_dir() -> Path:
+    """The models that came with the code: `vision/models` of an installed wheel, else the checkout's `models/`."""
+    packaged = resources.files("vision") / "models"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return CHECKOUT_MODELS
+
+
+def models_dir(explicit: str | Path | None = None) -> Path:
+    """The model folder to read with: the argument, else `JINGSUAN_MODEL_DIR`, else the shipped models."""
+    if explicit:
+        return Path(explicit).expanduser()
+    env = os.environ.get(MODEL_DIR_ENV)
+    if env:
+        return Path(env).expanduser()
+    return shipped_models_dir()
 
 
 def open_session(path: str | Path, threads: int | None, what_zh: str, what_en: str) -> Any:

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.datasets.yolo import ground_truth, image_files, read_yolo_labels
+from vision.reader.boxes import iou_matrix
 from vision.reader.classifier import (
     CLASSIFIER_NAMES,
     CROP_H,
@@ -33,7 +34,6 @@ from vision.reader.classifier import (
     tile_columns,
     to_blob,
 )
-from vision.training.metrics import iou_matrix
 from vision.training.synth.camera import low_resolution, motion_blur
 
 #: A detector box overlapping every labelled tile less than this is not a tile (`none`).

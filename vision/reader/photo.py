@@ -1,0 +1,54 @@
+"""The one photo pipeline: image → detections → layout (hand, melds, win, 精) + questions.
+
+`jingsuan read`, the 算分 page and the 标注 page all read a photo through `read_photo`, so a photo
+reads the same everywhere and the model folder is looked up in one place (`session.models_dir`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scoring.tiles import tile
+from vision.reader.detection import Detection
+from vision.reader.detector import CONF_THRESHOLD, get_detector
+from vision.reader.image import load_image
+from vision.reader.layout import Assignment, assign
+from vision.reader.session import DETECTOR_FILE, models_dir
+
+
+@dataclass(frozen=True)
+class PhotoReading:
+    """What one photo says: the tiles found, their layout (the winner's part of a round) and the questions."""
+
+    detections: list[Detection]
+    assignment: Assignment
+    image_size: tuple[int, int]  # (width, height) in pixels, EXIF rotation applied
+
+    @property
+    def questions(self) -> list[dict[str, str]]:
+        """What the photo could not decide, each `{code, zh, en}`."""
+        return self.assignment.questions
+
+    def round_part(self) -> dict[str, Any]:
+        """The winner's part of a round document (round-format.md) with 精 marks and questions."""
+        return self.assignment.to_round_part()
+
+
+def detector_path(models: str | Path | None = None) -> Path:
+    """The detector a reading uses: `models` may name an ONNX file or a model folder (`models_dir`)."""
+    if models is not None and Path(models).suffix == ".onnx":
+        return Path(models)
+    return models_dir(models) / DETECTOR_FILE
+
+
+def read_photo(image: Any, models: str | Path | None = None, indicator: str | None = None,
+               conf: float = CONF_THRESHOLD) -> PhotoReading:
+    """Read a photo (path, bytes, PIL image or RGB array); `indicator` (a tile code or name, e.g. 5p or
+    五筒) overrides the photo's. Bad input raises a JingsuanError (DetectorError, TileError)."""
+    code = tile(str(indicator).strip()).code if indicator else None  # a bad name fails before any reading
+    rgb = load_image(image)
+    size = (int(rgb.shape[1]), int(rgb.shape[0]))
+    detections = get_detector(detector_path(models))(rgb, conf=conf)
+    return PhotoReading(detections, assign(detections, image_size=size, indicator=code), size)
