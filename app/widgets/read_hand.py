@@ -37,7 +37,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "set_ind": ("设为翻精", "Set as indicator"),
     "delete": ("删除", "Delete"),
     "done": ("完成", "Done"),
-    "count": ("手牌 {n} 张 + 胡 {w} 张 + 副露 {m} 组", "{n} concealed + {w} winning + {m} melds"),
+    "count": ("手牌 {n} 张 + 副露 {m} 组", "{n} concealed tiles + {m} melds"),
     "win_tag": ("胡", "Win"),
     "ind_tag": ("精", "Ind"),
 }
@@ -118,8 +118,7 @@ def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, 
         marks={i: say("win_tag" if t.slot.kind == WIN else "ind_tag", lang) for i, t in enumerate(shown)
                if t.slot.kind in (WIN, INDICATOR)},
     )
-    st.caption(say("count", lang, n=len(draft.hand), w=1 if entries.get("win_tile") else 0,
-                   m=winner_melds(draft.melds, entries)))
+    st.caption(say("count", lang, n=len(draft.hand), m=winner_melds(draft.melds, entries)))
     if not palette_open(draft, entries):
         st.button(say("add", lang), key="tile_add", on_click=set_pick, args=(ADD,))
         return
@@ -183,7 +182,7 @@ def tools_part(draft: Any, entries: MutableMapping[str, Any], pick: Slot | None,
                       on_click=do, args=(lambda: edit.set_indicator(pick, draft.hand, entries, draft.melds,
                                                                     winner_melds(draft.melds, entries)),))
         if code:
-            st.button(say("delete", lang), key="tile_delete", on_click=do, args=(delete,))
+            st.button(say("delete", lang), key="remove_sel", on_click=do, args=(delete,))
         st.button(say("done", lang), key="tile_done", on_click=set_pick, args=(None,))
 
 

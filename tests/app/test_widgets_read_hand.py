@@ -73,7 +73,7 @@ def test_set_as_indicator_names_the_kind_and_the_empty_slot_can_be_filled_from_t
 def test_deleting_the_picked_tile() -> None:
     at = start(FOURTEEN)
     at.button(key="hand_0").click().run()
-    at.button(key="tile_delete").click().run()
+    at.button(key="remove_sel").click().run()
     assert hand_of(at) == FOURTEEN[1:]
 
 
