@@ -30,12 +30,14 @@ import re
 import shutil
 import statistics
 import urllib.parse
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from scoring.errors import JingsuanError
 from vision.datasets.files import atomic_write, json_bytes
 from vision.datasets.store import (
     DatasetError,
@@ -404,11 +406,31 @@ def _find_in(images_dir: Path, name: str) -> Path:
     raise DatasetError(f"在 {images_dir} 里找不到照片 {base}", f"image {name!r} not found in {images_dir}")
 
 
+MAX_EXPORT_BYTES = 256 * 1024 * 1024
+
+
 def _load_json(path: str | Path) -> Any:
+    from scoring.inputs import InputError, read_capped_bytes
+
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return json.loads(read_capped_bytes(path, MAX_EXPORT_BYTES).decode("utf-8-sig"))
+    except InputError as exc:
+        raise DatasetError(exc.zh, exc.en) from exc
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise DatasetError(f"读不了 JSON 文件：{path}", f"cannot read JSON {path}: {exc}") from exc
+
+
+@contextmanager
+def malformed_fields(where: str) -> Iterator[None]:
+    """A missing or mistyped field of an export becomes a DatasetError naming the file (our own errors pass)."""
+    try:
+        yield
+    except JingsuanError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as exc:
+        raise DatasetError(
+            f"{where} 里有缺少或格式不对的字段", f"{where}: a field is missing or malformed ({type(exc).__name__}: {exc})"
+        ) from exc
 
 
 def import_coco(
@@ -422,27 +444,31 @@ def import_coco(
     doc = _load_json(json_path)
     if not isinstance(doc, dict) or not isinstance(doc.get("images"), list):
         raise DatasetError("不是 COCO 格式的 JSON", f"{json_path} is not a COCO detection JSON (no 'images' list)")
-    cats = {c["id"]: str(c["name"]) for c in doc.get("categories", [])}
-    anns_by_image: dict[Any, list[dict[str, Any]]] = {}
-    for a in doc.get("annotations", []):
-        anns_by_image.setdefault(a["image_id"], []).append(a)
-    used = {cats.get(a["category_id"], f"#{a['category_id']}") for a in doc.get("annotations", [])}
-    names = _resolve_names(used, name_map, str(json_path))
     images_dir = Path(images_dir)
-    work = [(im, _find_in(images_dir, str(im["file_name"]))) for im in doc["images"]]
     result = ImportResult()
-    for im, path in work:
-        boxes = []
-        for a in sorted(anns_by_image.get(im["id"], []), key=lambda a: a.get("id", 0)):
-            target = names[cats.get(a["category_id"], f"#{a['category_id']}")]
-            if target is None:
-                result.dropped_labels += 1
-                continue
-            x, y, w, h = (float(v) for v in a["bbox"])
-            boxes.append(LabeledBox(x, y, x + w, y + h, target))
+    work = []
+    with malformed_fields(str(json_path)):  # every field is read before anything is stored
+        cats = {c["id"]: str(c["name"]) for c in doc.get("categories", [])}
+        anns_by_image: dict[Any, list[dict[str, Any]]] = {}
+        for a in doc.get("annotations", []):
+            anns_by_image.setdefault(a["image_id"], []).append(a)
+        used = {cats.get(a["category_id"], f"#{a['category_id']}") for a in doc.get("annotations", [])}
+        names = _resolve_names(used, name_map, str(json_path))
+        for im in doc["images"]:
+            path = _find_in(images_dir, str(im["file_name"]))
+            boxes = []
+            for a in sorted(anns_by_image.get(im["id"], []), key=lambda a: a.get("id", 0)):
+                target = names[cats.get(a["category_id"], f"#{a['category_id']}")]
+                if target is None:
+                    result.dropped_labels += 1
+                    continue
+                x, y, w, h = (float(v) for v in a["bbox"])
+                boxes.append(LabeledBox(x, y, x + w, y + h, target))
+            sidecar = im.get("jingsuan") if isinstance(im.get("jingsuan"), dict) else None
+            src = source or str((sidecar or {}).get("source") or "") or f"coco:{Path(json_path).name}"
+            work.append((path, boxes, sidecar, src))
+    for path, boxes, sidecar, src in work:
         width, height = image_size(path)
-        sidecar = im.get("jingsuan") if isinstance(im.get("jingsuan"), dict) else None
-        src = source or (sidecar or {}).get("source") or f"coco:{Path(json_path).name}"
         _add_or_skip(store, result, path, _clip_all(boxes, width, height), sidecar, src, original_name=Path(path).name)
     return result
 
@@ -480,31 +506,35 @@ def import_label_studio(
     images_dir = Path(images_dir)
     work = []
     used: set[str] = set()
-    for task in tasks:
-        image_ref = (task.get("data") or {}).get("image")
-        if not image_ref:
-            raise DatasetError("Label Studio 任务里没有图片", f"task {task.get('id')} has no data.image")
-        path = _find_in(images_dir, str(image_ref))
-        anns = [a for a in task.get("annotations") or [] if not a.get("was_cancelled")]
-        results = [r for r in (anns[-1].get("result") or []) if r.get("type") == "rectanglelabels"] if anns else []
-        for r in results:
-            used.update(str(n) for n in r["value"].get("rectanglelabels", []))
-        work.append((path, results))
-    names = _resolve_names(used, name_map, str(json_path))
     result = ImportResult()
-    for path, results in work:
-        width, height = image_size(path)
-        boxes = []
-        for r in results:
-            labels = r["value"].get("rectanglelabels") or []
-            if not labels:
-                continue
-            target = names[str(labels[0])]
-            if target is None:
-                result.dropped_labels += 1
-                continue
-            boxes.append(LabeledBox(*_ls_rect_to_xyxy(r["value"], width, height), target))
-        _add_or_skip(store, result, path, _clip_all(boxes, width, height), None, source or f"label-studio:{Path(json_path).name}")
+    with malformed_fields(str(json_path)):  # every field is read before anything is stored
+        for task in tasks:
+            image_ref = (task.get("data") or {}).get("image")
+            if not image_ref:
+                raise DatasetError("Label Studio 任务里没有图片", f"task {str(task.get('id'))[:40]} has no data.image")
+            path = _find_in(images_dir, str(image_ref))
+            anns = [a for a in task.get("annotations") or [] if not a.get("was_cancelled")]
+            results = [r for r in (anns[-1].get("result") or []) if r.get("type") == "rectanglelabels"] if anns else []
+            for r in results:
+                used.update(str(n) for n in r["value"].get("rectanglelabels", []))
+            work.append((path, results))
+        names = _resolve_names(used, name_map, str(json_path))
+        sized = []
+        for path, results in work:
+            width, height = image_size(path)
+            boxes = []
+            for r in results:
+                labels = r["value"].get("rectanglelabels") or []
+                if not labels:
+                    continue
+                target = names[str(labels[0])]
+                if target is None:
+                    result.dropped_labels += 1
+                    continue
+                boxes.append(LabeledBox(*_ls_rect_to_xyxy(r["value"], width, height), target))
+            sized.append((path, _clip_all(boxes, width, height)))
+    for path, boxes in sized:
+        _add_or_skip(store, result, path, boxes, None, source or f"label-studio:{Path(json_path).name}")
     return result
 
 

@@ -58,7 +58,7 @@ def parse_label_line(line: str) -> tuple[YoloBox | None, bool]:
     try:
         klass = int(float(parts[0]))
         values = [float(v) for v in parts[1:]]
-    except ValueError:
+    except (ValueError, OverflowError):
         return None, False
     if len(values) == 4:
         return YoloBox(klass, *values), False
@@ -98,14 +98,19 @@ def clip_box(box: YoloBox, min_size: float = 1e-3) -> YoloBox | None:
 
 
 def load_names(data_yaml: str | Path) -> list[str]:
-    """Class names of a YOLO ``data.yaml`` (list or {index: name} form)."""
-    import yaml
+    """Class names of a YOLO ``data.yaml`` (list or {index: name} form); a malformed one is an InputError."""
+    from scoring.inputs import InputError, load_yaml_file
 
-    doc = yaml.safe_load(Path(data_yaml).read_text(encoding="utf-8"))
-    names = doc["names"]
-    if isinstance(names, dict):
-        return [names[k] for k in sorted(names)]
-    return list(names)
+    doc = load_yaml_file(data_yaml)  # the one safe reader: no aliases, capped size and depth
+    names = doc.get("names") if isinstance(doc, dict) else None
+    if isinstance(names, dict) and all(isinstance(k, int) and not isinstance(k, bool) for k in names):
+        return [str(names[k]) for k in sorted(names)]
+    if isinstance(names, list) and all(isinstance(n, str | int) and not isinstance(n, bool) for n in names):
+        return [str(n) for n in names]
+    raise InputError(
+        f"{data_yaml} 里的 names 必须是类名列表或 {{编号: 类名}}",
+        f"{data_yaml}: names must be a list of class names or {{index: name}}",
+    )
 
 
 def link_or_copy(src: Path, dst: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,11 @@ from scoring.errors import JingsuanError
 
 #: Largest photo accepted (pixels); a 12-MP phone photo is 12e6, this allows 4× that.
 MAX_PIXELS = 50_000_000
+#: Largest photo file read (bytes), checked before reading; the app's upload limit is 40 MB.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Shortest side and most elongated shape a photo of tiles can have.
+MIN_SIDE = 16
+MAX_ASPECT = 20
 PAD_VALUE = 114
 
 
@@ -26,16 +32,26 @@ class DetectorError(JingsuanError):
     """The detector cannot read this input (not an image, too big, model missing or corrupt)."""
 
 
+def check_dimensions(width: int, height: int) -> None:
+    """Refuse a photo too large to decode or too thin to hold tiles (read from the header, before decoding)."""
+    if width * height > MAX_PIXELS:
+        raise DetectorError(
+            f"照片太大（{width}×{height}），请缩小到 5000 万像素以内",
+            f"image too large ({width}x{height}); limit is {MAX_PIXELS} pixels",
+        )
+    if min(width, height) < MIN_SIDE or max(width, height) > MAX_ASPECT * min(width, height):
+        raise DetectorError(
+            f"照片的形状不对（{width}×{height}）：太窄或太小，拍不下一手牌",
+            f"image shape {width}x{height} is too thin or too small to show a hand",
+        )
+
+
 def _from_pil(img: Any) -> np.ndarray:
     from PIL import ImageOps
 
+    check_dimensions(img.width, img.height)
     with contextlib.suppress(Exception):  # a broken EXIF block must not lose the photo
         img = ImageOps.exif_transpose(img)
-    if img.width * img.height > MAX_PIXELS:
-        raise DetectorError(
-            f"照片太大（{img.width}×{img.height}），请缩小到 5000 万像素以内",
-            f"image too large ({img.width}x{img.height}); limit is {MAX_PIXELS} pixels",
-        )
     return np.asarray(img.convert("RGB"))
 
 
@@ -43,17 +59,38 @@ def _open_pil(data: bytes | str | Path) -> Any:
     from PIL import Image
 
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+    if not isinstance(data, bytes | bytearray):
+        _check_photo_file(data)
+    elif len(data) > MAX_FILE_BYTES:
+        raise DetectorError("照片文件太大", f"photo file larger than {MAX_FILE_BYTES} bytes")
     try:
         src = io.BytesIO(data) if isinstance(data, bytes | bytearray) else str(data)
-        img = Image.open(src)
+        with warnings.catch_warnings():  # the size is checked just below, before decoding
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            img = Image.open(src)  # reads the header only
+        check_dimensions(img.width, img.height)
         img.load()
         return img
+    except DetectorError:
+        raise
     except FileNotFoundError as exc:
         raise DetectorError(f"找不到照片：{data}", f"photo not found: {data}") from exc
     except Image.DecompressionBombError as exc:
         raise DetectorError("照片太大，请缩小后再试", f"image too large: {exc}") from exc
     except Exception as exc:  # PIL's UnidentifiedImageError/OSError/…, or a plugin (ultralytics' HEIF hook) failing
         raise DetectorError("这个文件不是可读的图片", f"not a readable image: {exc}") from exc
+
+
+def _check_photo_file(path: str | Path) -> None:
+    """A regular file of at most MAX_FILE_BYTES (a FIFO or a device is never opened)."""
+    from scoring.inputs import InputError, check_regular_file
+
+    if not Path(path).exists():
+        raise DetectorError(f"找不到照片：{path}", f"photo not found: {path}")
+    try:
+        check_regular_file(path, MAX_FILE_BYTES)
+    except InputError as exc:
+        raise DetectorError(exc.zh, exc.en) from exc
 
 
 def load_image(source: Any) -> np.ndarray:
@@ -64,6 +101,7 @@ def load_image(source: Any) -> np.ndarray:
             arr = np.repeat(arr[:, :, None], 3, axis=2)
         if arr.ndim != 3 or arr.shape[2] not in (3, 4) or arr.size == 0:
             raise DetectorError("图片数组的形状不对", f"image array must be HxWx3, got shape {arr.shape}")
+        check_dimensions(int(arr.shape[1]), int(arr.shape[0]))
         if arr.shape[2] == 4:
             arr = arr[:, :, :3]
         if arr.dtype != np.uint8:
@@ -100,7 +138,7 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
 
     h, w = image.shape[:2]
     geo = letterbox_geometry(w, h, size)
-    new_w, new_h = round(w * geo.scale), round(h * geo.scale)
+    new_w, new_h = max(1, min(size, round(w * geo.scale))), max(1, min(size, round(h * geo.scale)))
     interp = cv2.INTER_AREA if geo.scale < 1 else cv2.INTER_LINEAR
     resized = cv2.resize(image, (new_w, new_h), interpolation=interp)
     canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.uint8)
