@@ -151,17 +151,10 @@ def save_current(store: DatasetStore) -> None:
     ss["ann_flash"] = ((stem, False), [("success", tr("ann_saved", n=n))])
 
 
-def on_reviewed(store: DatasetStore, box_key: str) -> None:
-    """The review checkbox takes effect at once (labels are saved with it)."""
-    st.session_state["ann_reviewed"] = bool(st.session_state.get(box_key))
-    save_current(store)
-
-
 def toggle_reviewed(store: DatasetStore) -> None:
-    """Keyboard shortcut V: flip the review mark and save."""
+    """标为已核对 / 取消已核对 (or V): flip the loaded photo's review mark and save its labels with it."""
     st.session_state["ann_reviewed"] = not st.session_state.get("ann_reviewed", False)
     save_current(store)
-    st.session_state["ann_review_version"] = int(st.session_state.get("ann_review_version", 0)) + 1  # redraw the tick
 
 
 @st.cache_resource(show_spinner=False)
@@ -301,6 +294,7 @@ def upload_part(store: DatasetStore) -> None:
 def on_switch_photo(store: DatasetStore) -> None:
     """Another photo chosen: the last one's unsaved boxes are saved first (its review mark untouched), and said."""
     ss = st.session_state
+    ss["ann_stem"] = ss.get("ann_stem_pick")
     stem = ss.get("ann_loaded")
     if not stem or logic.same_boxes(ss.get("ann_boxes", []), ss.get("ann_saved_boxes", []), tol=0.01):
         return
@@ -329,11 +323,13 @@ def pick_part(store: DatasetStore) -> str | None:
             sidecars[s] = {}
 
     def label(s: str) -> str:
-        doc = sidecars.get(s, {})
-        mark = "✓" if doc.get("reviewed") else "·"
-        return f"{mark} {doc.get('original_name') or s} ({s[:8]})"
+        """A photo as the picker shows it: never its review mark, since Streamlit keeps a selectbox's choice as
+        the label shown, and a ✓ that came with a review left the browser's choice naming no photo (it jumped)."""
+        return f"{sidecars.get(s, {}).get('original_name') or s} ({s[:8]})"
 
-    stem = st.selectbox(tr("ann_photo"), stems, format_func=label, key="ann_stem", on_change=on_switch_photo, args=(store,))
+    ss["ann_stem_pick"] = ss["ann_stem"]  # the picker shows the photo in use, whoever changed it
+    st.selectbox(tr("ann_photo"), stems, format_func=label, key="ann_stem_pick", on_change=on_switch_photo, args=(store,))
+    stem = ss["ann_stem"]
     if ss.get("ann_loaded") != stem:
         try:
             load_stem(store, stem)
@@ -449,13 +445,12 @@ def save_part(store: DatasetStore) -> None:
     c1, c2, c3 = st.columns(3)
     c1.button(tr("ann_save"), type="primary", key="ann_save", on_click=save_current, args=(store,),
               shortcut=SHORTCUTS["ann_save"])
-    stem = ss.get("ann_loaded")
-    # one checkbox per photo: a tick the browser still shows for the last photo cannot mark this one
-    box_key = f"ann_reviewed_{stem}_{ss.get('ann_review_version', 0)}"
-    c2.checkbox(tr("ann_reviewed"), value=bool(ss.get("ann_reviewed")), key=box_key, on_change=on_reviewed,
-                args=(store, box_key))
-    c3.button(tr("ann_toggle_reviewed"), key="ann_toggle_reviewed", on_click=toggle_reviewed, args=(store,),
-              shortcut=SHORTCUTS["ann_toggle_reviewed"])
+    # the review mark is a button, not a checkbox: a browser re-sent a tick it still showed for the last photo
+    # as this photo's (issue 21), and a button's tap counts once
+    reviewed = bool(ss.get("ann_reviewed"))
+    c2.markdown(tr("ann_is_reviewed" if reviewed else "ann_not_reviewed"))
+    c3.button(tr("ann_unmark_reviewed" if reviewed else "ann_mark_reviewed"), key="ann_toggle_reviewed",
+              on_click=toggle_reviewed, args=(store,), shortcut=SHORTCUTS["ann_toggle_reviewed"])
     # "saved" stays while that photo has nothing unsaved; a failed save's error while its edits are unsaved
     sticky_notice("ann_flash", (ss.get("ann_loaded"), unsaved))
     st.button(tr("ann_check"), key="ann_check", on_click=find_unboxed, args=(store,), help=tr("ann_check_help"))

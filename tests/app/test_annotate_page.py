@@ -151,10 +151,16 @@ def annotate_page() -> AppTest:
     return at
 
 
-def reviewed_box(at: AppTest) -> object:
-    """The 已核对 checkbox of the photo shown."""
-    (box,) = [c for c in at.checkbox if c.label.startswith("已核对")]
-    return box
+def tap_review(at: AppTest, label: str) -> None:
+    """Tap the review button, which must say `label` (标为已核对 / 取消已核对)."""
+    button = at.button(key="ann_toggle_reviewed")
+    assert button.label == label
+    button.click().run()
+
+
+def shows_reviewed(at: AppTest) -> bool:
+    """Whether the page says the photo shown is reviewed."""
+    return any("✓ 这张已核对" in m.value for m in at.markdown)
 
 
 def infos(at: AppTest) -> str:
@@ -202,11 +208,11 @@ def test_annotate_page_upload_edit_save_and_review(dirs: Path) -> None:
     (box,) = store.load(stem).boxes
     assert box.cls == "7z" and (box.x1, box.y1, box.x2, box.y2) == pytest.approx((60, 20, 100, 80), abs=0.01)
     assert store.progress() == (0, 2)
-    reviewed_box(at).check().run()
-    assert store.progress() == (1, 2) and store.load(stem).reviewed
+    tap_review(at, "标为已核对")
+    assert store.progress() == (1, 2) and store.load(stem).reviewed and shows_reviewed(at)
     assert "已核对 1 / 2 张" in str(at.get("progress")[0].proto.text)
-    reviewed_box(at).uncheck().run()
-    assert store.progress() == (0, 2)
+    tap_review(at, "取消已核对")
+    assert store.progress() == (0, 2) and not shows_reviewed(at)
     # the laptop shortcuts: S saves, Delete removes the box, V flips the review mark
     shortcuts = {b.key: b.proto.shortcut for b in at.button if b.key in ("ann_save", "ann_delete", "ann_toggle_reviewed")}
     assert shortcuts == {"ann_save": "s", "ann_delete": "delete", "ann_toggle_reviewed": "v"}  # Streamlit lower-cases them
@@ -238,21 +244,22 @@ def test_switching_photos_keeps_each_review_mark_and_saves_the_edits_first(dirs:
     store = DatasetStore(dirs / "datasets" / "table")
     a = at.session_state["ann_loaded"]
     (b,) = [s for s in store.stems() if s != a]
-    reviewed_box(at).check().run()
+    tap_review(at, "标为已核对")
     assert store.load(a).reviewed
     at.number_input(key="ann_x1").set_value(10.0)
     at.number_input(key="ann_x2").set_value(50.0)
     at.button(key="ann_add_btn").click().run()  # an unsaved box on the reviewed photo
-    at.selectbox(key="ann_stem").set_value(b).run()
+    at.selectbox(key="ann_stem_pick").set_value(b).run()
     assert not at.exception, at.exception
-    assert at.session_state["ann_loaded"] == b and at.selectbox(key="ann_stem").value == b
+    assert at.session_state["ann_loaded"] == b and at.selectbox(key="ann_stem_pick").value == b
     assert "上一张照片的 1 个框已保存" in infos(at)  # the edits were not dropped silently
     assert len(store.load(a).boxes) == 1 and store.load(a).reviewed
-    assert not store.load(b).reviewed and reviewed_box(at).value is False
-    reviewed_box(at).check().run()  # reviewing the second leaves the first as it was
+    assert not store.load(b).reviewed and not shows_reviewed(at)
+    tap_review(at, "标为已核对")  # reviewing the second leaves the first as it was
     assert store.load(b).reviewed and store.load(a).reviewed
-    at.selectbox(key="ann_stem").set_value(a).run()
-    assert reviewed_box(at).value is True and at.session_state["ann_loaded"] == a
+    at.selectbox(key="ann_stem_pick").set_value(a).run()
+    assert shows_reviewed(at) and at.session_state["ann_loaded"] == a
+    assert at.selectbox(key="ann_stem_pick").value == a  # the picker stayed on the photo chosen
 
 
 def test_a_created_dataset_is_the_one_uploads_go_into(dirs: Path) -> None:

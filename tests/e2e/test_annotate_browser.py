@@ -124,3 +124,109 @@ def photo_size(path: Path) -> tuple[int, int]:
 
     with Image.open(path) as img:
         return img.width, img.height
+
+
+def plain_photo(folder: Path, name: str, colour: tuple[int, int, int]) -> Path:
+    """A small photo of one colour with a white 'tile' (distinct colours make distinct photos)."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (320, 200), colour)
+    ImageDraw.Draw(img).rectangle((20, 20, 68, 84), fill="white", outline="black")
+    path = folder / name
+    img.save(path)
+    return path
+
+
+def picker_shows(page: object, key: str, text: str) -> None:
+    """Wait until the selectbox with widget key `key` shows `text` (fails the test after the timeout)."""
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "([key, text]) => { const el = document.querySelector(`.st-key-${key}`);"
+        " return !!el && (el.innerText + ' ' + [...el.querySelectorAll('input')].map(i => i.value).join(' ')).includes(text); }",
+        arg=[key, text],
+        timeout=TIMEOUT_MS,
+    )
+
+
+def tap_review(page: object, label: str) -> None:
+    """Tap the review button, which must say `label` (标为已核对 / 取消已核对), as a player does."""
+    page.locator(".st-key-ann_toggle_reviewed button").filter(has_text=label).click()  # type: ignore[attr-defined]
+
+
+def shows_reviewed(page: object) -> bool:
+    """Whether the page says the photo shown is reviewed."""
+    return page.get_by_text("✓ 这张已核对").count() > 0  # type: ignore[attr-defined]
+
+
+def settle(page: object) -> None:
+    """Let the canvas component's own reruns happen and finish (the old bugs struck on those)."""
+    wait_for_rerun(page, TIMEOUT_MS)
+    page.wait_for_timeout(1500)  # type: ignore[attr-defined]
+    wait_for_rerun(page, TIMEOUT_MS)
+
+
+def test_new_dataset_takes_the_uploads_and_switching_photos_keeps_each_review_mark(
+    annotate_server: tuple[str, Path], browser: object, tmp_path: Path
+) -> None:
+    """Issue 21, bugs 5 and 2: 创建 switches to the new dataset (the uploads land there, not in the last one);
+    switching between a reviewed and an unreviewed photo keeps the picker on the chosen photo and each
+    photo's 已核对 as it was."""
+    from vision.datasets.store import open_dataset
+
+    url, datasets = annotate_server
+    before = sorted(datasets.glob("*/images/*"))
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url + "annotate")
+    page.get_by_role("heading", name="标注").wait_for()
+    wait_for_rerun(page, TIMEOUT_MS)
+
+    for name in ("spare", "second"):  # the second 创建 in a row went back to the first dataset (issue 21)
+        page.locator(".st-key-ann_new_name input").fill(name)
+        page.get_by_role("button", name="创建").click()
+        settle(page)
+        picker_shows(page, "ann_pick_dataset", name)
+
+    a = plain_photo(tmp_path, "photo-a.png", (40, 110, 70))
+    b = plain_photo(tmp_path, "photo-b.png", (110, 40, 70))
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files([str(a), str(b)])
+    page.get_by_text("已加入 2 张照片").wait_for()
+    settle(page)
+    store = open_dataset("second", datasets)
+    names = {store.read_sidecar(s).get("original_name"): s for s in store.stems()}
+    assert set(names) == {"photo-a.png", "photo-b.png"}, "the uploads did not land in the new dataset"
+    new = sorted(set(datasets.glob("*/images/*")) - set(before))
+    assert {p.parent.parent.name for p in new} == {"second"}, f"the uploads went elsewhere too: {new}"
+    stem_a, stem_b = names["photo-a.png"], names["photo-b.png"]
+
+    def reviewed() -> tuple[bool, bool]:
+        return store.load(stem_a).reviewed, store.load(stem_b).reviewed
+
+    picker_shows(page, "ann_stem_pick", "photo-a.png")
+    tap_review(page, "标为已核对")
+    settle(page)
+    assert reviewed() == (True, False)
+
+    choose(page, "ann_stem_pick", "photo-b.png")
+    settle(page)
+    picker_shows(page, "ann_stem_pick", "photo-b.png")  # the picker stays on the chosen photo
+    assert reviewed() == (True, False), "switching to an unchecked photo changed a review mark"
+    assert not shows_reviewed(page)
+
+    tap_review(page, "标为已核对")
+    settle(page)
+    picker_shows(page, "ann_stem_pick", "photo-b.png")
+    assert reviewed() == (True, True), "ticking 已核对 on the second photo un-reviewed the first"
+
+    choose(page, "ann_stem_pick", "photo-a.png")
+    settle(page)
+    picker_shows(page, "ann_stem_pick", "photo-a.png")
+    tap_review(page, "取消已核对")
+    settle(page)
+    assert reviewed() == (False, True), "un-ticking the first photo changed the second"
+    choose(page, "ann_stem_pick", "photo-b.png")
+    settle(page)
+    picker_shows(page, "ann_stem_pick", "photo-b.png")
+    assert reviewed() == (False, True), "switching to a reviewed photo changed a review mark"
+    assert shows_reviewed(page)
+    ctx.close()
