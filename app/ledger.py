@@ -435,9 +435,11 @@ class Ledger:
         if dealer not in SEATS:
             raise LedgerError(f"庄家座位无效：{dealer}", f"bad dealer seat {dealer!r}")
         with self._tx() as c:
-            seq = c.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM rounds WHERE table_id = ?", (table_id,)).fetchone()[
-                0
-            ]
+            seq = c.execute(  # a damaged (non-integer) seq never decides the next number
+                "SELECT COALESCE(MAX(CASE WHEN typeof(seq) = 'integer' THEN seq END), 0) + 1 FROM rounds "
+                "WHERE table_id = ?",
+                (table_id,),
+            ).fetchone()[0]
             cur = c.execute(
                 "INSERT INTO rounds (table_id, seq, dealer, round_doc, settlement, total, created) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -513,7 +515,8 @@ class Ledger:
             try:
                 record = read_round_row(r, running)
             except LedgerError as exc:
-                damaged.append(DamagedRound(int(r["id"]), int(r["seq"]), exc.zh, exc.en))
+                seq = r["seq"] if isinstance(r["seq"], int) else 0
+                damaged.append(DamagedRound(int(r["id"]), seq, exc.zh, exc.en))
                 continue
             running = dict(record.running)
             out.append(record)
