@@ -130,7 +130,7 @@ def run_adopt(args: argparse.Namespace) -> int:
     import sys
 
     from scoring.errors import JingsuanError
-    from vision.training.finetune import adopt_candidate
+    from vision.training.registry import adopt_candidate
 
     try:
         replaced = adopt_candidate(args.adopt, args.model_dir)

@@ -13,14 +13,16 @@ import yaml
 from vision.datasets.store import DatasetError, DatasetStore
 from vision.training.finetune import (
     FALLBACK_MODEL,
+    default_classifier_train,
+    finetune,
+)
+from vision.training.registry import (
     LOG_HEADING,
     FinetuneResult,
     Scores,
     add_log_row,
     adopt_candidate,
     card_row,
-    default_classifier_train,
-    finetune,
     previous_name,
     should_replace,
 )

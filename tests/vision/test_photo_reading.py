@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import cv2
@@ -10,25 +9,8 @@ import numpy as np
 import pytest
 
 import vision
-from app.cli import main
 from scoring.errors import JingsuanError
 from vision.reader.session import CHECKOUT_MODELS, MODEL_DIR_ENV, models_dir, shipped_models_dir
-
-HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "5z", "5z"]
-
-
-@pytest.fixture(scope="module")
-def hand_photo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A rendered photo: the 精 indicator alone in a row, the hand with its winning tile set apart."""
-    from vision.training.synth import TileArtError, render_layout
-
-    try:
-        scene = render_layout([[["9m"]], [HAND, ["3m"]]], tile_height=80, background=(40, 110, 60))
-    except TileArtError as exc:
-        pytest.skip(f"no tile art: {exc}")
-    path = tmp_path_factory.mktemp("photo") / "hand.png"
-    cv2.imwrite(str(path), cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR))
-    return path
 
 
 def test_the_model_folder_is_the_argument_then_the_environment_then_the_shipped_one(monkeypatch, tmp_path):
@@ -47,12 +29,6 @@ def test_a_photo_reads_into_tiles_layout_and_questions(hand_photo: Path):
     part = reading.round_part()
     assert part["indicator"] == "9m" and part["questions"] == reading.questions
     assert len(reading.assignment.winner_tiles()) >= 12
-
-
-def test_jingsuan_read_prints_what_read_photo_reads(hand_photo: Path, capsys):
-    assert main(["read", str(hand_photo), "--indicator", "9m"]) == 0
-    printed = json.loads(capsys.readouterr().out)
-    assert printed == json.loads(json.dumps(vision.read_photo(hand_photo, indicator="9m").round_part()))
 
 
 def test_another_model_folder_from_the_environment_is_used_and_named_when_missing(monkeypatch, tmp_path, hand_photo):

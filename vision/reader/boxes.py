@@ -15,3 +15,14 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     area_b = np.clip(b[:, 2:] - b[:, :2], 0, None).prod(axis=1)
     return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-12)
 
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float = 0.5) -> list[int]:
+    """Greedy non-maximum suppression; returns indices kept, best score first."""
+    boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
+    order = np.argsort(-np.asarray(scores, dtype=np.float64).reshape(-1), kind="stable")
+    keep: list[int] = []
+    while order.size:
+        i, rest = int(order[0]), order[1:]
+        keep.append(i)
+        order = rest[iou_matrix(boxes[i], boxes[rest])[0] <= iou_threshold]
+    return keep

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.reader.boxes import nms
 from vision.reader.detection import CLASS_NAMES, Detection
 from vision.reader.image import DetectorError, boxes_to_image, letterbox, load_image
 from vision.reader.session import CLASSIFIER_FILE, DETECTOR_FILE, models_dir, open_session, shipped_models_dir
@@ -42,27 +43,6 @@ IOU_THRESHOLD = 0.5
 MAX_DETECTIONS = 300
 
 __all__ = ["DetectorError", "TileDetector", "detect", "nms", "decode_yolo_output", "get_detector"]
-
-
-def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float = IOU_THRESHOLD) -> list[int]:
-    """Greedy non-maximum suppression; returns indices kept, best score first."""
-    boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
-    scores = np.asarray(scores, dtype=np.float64).reshape(-1)
-    order = np.argsort(-scores, kind="stable")
-    areas = np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
-    keep: list[int] = []
-    while order.size:
-        i = int(order[0])
-        keep.append(i)
-        rest = order[1:]
-        xx1 = np.maximum(boxes[i, 0], boxes[rest, 0])
-        yy1 = np.maximum(boxes[i, 1], boxes[rest, 1])
-        xx2 = np.minimum(boxes[i, 2], boxes[rest, 2])
-        yy2 = np.minimum(boxes[i, 3], boxes[rest, 3])
-        inter = np.clip(xx2 - xx1, 0, None) * np.clip(yy2 - yy1, 0, None)
-        iou = inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9)
-        order = rest[iou <= iou_threshold]
-    return keep
 
 
 def decode_yolo_output(
