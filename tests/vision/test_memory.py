@@ -119,3 +119,43 @@ def test_the_calibrated_distance_captures_own_crops_and_stops_before_other_tiles
     others = [1 - np.dot(centres["8p"] / np.linalg.norm(centres["8p"]), c / np.linalg.norm(c))
               for t, c in centres.items() if t != "8p"]
     assert own <= d < min(others)
+
+
+def test_the_shipped_classifier_lets_a_table_teach_a_tile_and_a_deleted_box(tmp_path):
+    """算分 flow: a box read wrongly is renamed once taught; a box a player deleted stays deleted."""
+    from vision.reader.classifier import TileClassifier
+    from vision.reader.detection import Detection
+    from vision.reader.detector import DEFAULT_CLASSIFIER
+    from vision.reader.memory import apply_memory, crop_embeddings
+
+    classifier = TileClassifier(DEFAULT_CLASSIFIER)
+    rng = np.random.default_rng(0)
+    rgb = np.full((200, 300, 3), 200, np.uint8)
+    rgb[20:100, 20:80] = rng.integers(0, 255, (80, 60, 3))  # a busy tile face
+    rgb[20:100, 200:260] = (30, 120, 40)  # a flat green block
+    tile, flat = (20.0, 20.0, 80.0, 100.0), (200.0, 20.0, 260.0, 100.0)
+    emb = crop_embeddings(classifier, rgb, [tile, flat])
+    assert emb.shape[0] == 2 and emb.shape[1] >= 64
+    memory = TileMemory(DEFAULT_CLASSIFIER.name, max_distance=0.01)
+    memory.add("张家", emb[:1], ["8p"])
+    read = [Detection(tile, "1s", 0.9), Detection(flat, "5z", 0.9)]
+    assert [d.tile for d in apply_memory(read, rgb, classifier, memory, "张家")] == ["8p", "5z"]
+    memory.add("张家", emb[1:], ["none"])
+    assert [d.tile for d in apply_memory(read, rgb, classifier, memory, "张家")] == ["8p"]
+    assert [d.tile for d in apply_memory(read, rgb, classifier, memory, "李家")] == ["1s", "5z"]
+
+
+def test_a_classifier_without_an_embedding_output_says_it_cannot_remember(tmp_path):
+    onnx = pytest.importorskip("onnx")
+    from vision.reader.classifier import TileClassifier
+    from vision.reader.detector import DEFAULT_CLASSIFIER
+    from vision.reader.memory import crop_embeddings
+
+    m = onnx.load(str(DEFAULT_CLASSIFIER))
+    keep = [o for o in m.graph.output if o.name != "embedding"]
+    del m.graph.output[:]
+    m.graph.output.extend(keep)
+    onnx.save(m, str(tmp_path / "plain.onnx"))
+    with pytest.raises(TileMemoryError) as e:
+        crop_embeddings(TileClassifier(tmp_path / "plain.onnx"), np.zeros((50, 50, 3), np.uint8), [(0, 0, 20, 30)])
+    assert "不能记住" in e.value.zh

@@ -25,6 +25,8 @@ MEMORY_FILENAME = "tile_memory.npz"
 #: A crop farther than this (cosine distance, 0 = same direction, 2 = opposite) from every remembered
 #: prototype keeps the classifier's reading. Calibrate for a classifier with `calibrate_max_distance`.
 DEFAULT_MAX_DISTANCE = 0.15
+#: The tile a box a player deleted is remembered as: no tile of the game (the classifier's `none`).
+NOT_A_TILE = "none"
 #: The name of the classifier's embedding output.
 EMBEDDING_OUTPUT = "embedding"
 
@@ -227,8 +229,10 @@ def crop_embeddings(classifier: Any, rgb: np.ndarray, boxes: Sequence[tuple[floa
 
 def apply_memory(detections: Sequence[Any], rgb: np.ndarray, classifier: Any, memory: TileMemory,
                  table: str) -> list[Any]:  # fmt: skip
-    """Detections with each tile the table's memory recognises renamed to the remembered tile."""
+    """Detections with each tile the table's memory recognises renamed to the remembered tile; a box
+    the memory knows as `NOT_A_TILE` (one a player deleted) is dropped."""
     if not detections or not memory.count(table):
         return list(detections)
     recalls = memory.recall(table, crop_embeddings(classifier, rgb, [d.box for d in detections]))
-    return [replace(d, tile=r.tile) if r.tile is not None else d for d, r in zip(detections, recalls)]
+    return [replace(d, tile=r.tile) if r.tile is not None else d for d, r in zip(detections, recalls)
+            if r.tile != NOT_A_TILE]

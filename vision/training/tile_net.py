@@ -119,3 +119,25 @@ def export_tile_net(model, out_onnx: str | Path) -> Path:  # noqa: ANN001 - torc
         entry.key, entry.value = key, value
     onnx.save(m, str(out))
     return out
+
+
+def add_embedding_output(onnx_path: str | Path, out_path: str | Path) -> Path:
+    """A copy of a one-output classifier graph that also gives the input of its last Gemm (the pooled
+    penultimate feature) as an ``embedding`` output; the logits are computed exactly as before."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    m = onnx.load(str(onnx_path))
+    g = m.graph
+    if any(o.name == "embedding" for o in g.output):
+        onnx.save(m, str(out_path))
+        return Path(out_path)
+    gemm = [n for n in g.node if n.op_type in ("Gemm", "MatMul")]
+    if not gemm:
+        raise ValueError(f"{onnx_path}: no final Gemm to take the embedding from")
+    feature = gemm[-1].input[0]
+    g.node.append(helper.make_node("Identity", [feature], ["embedding"], name="embedding_Identity"))
+    g.output.append(helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["n", None]))
+    onnx.checker.check_model(m)
+    onnx.save(m, str(out_path))
+    return Path(out_path)

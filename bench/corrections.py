@@ -1,0 +1,134 @@
+"""How the reader does on a table's next photos once the players corrected its first N (issue 23).
+
+The photos of one unseen shoot (`vision.datasets.yolo.unseen_families`: a tile set, table and camera
+no training photo shows) are read in order.  After each photo the players' corrections go into the
+table's memory (`vision.reader.memory`): every misread tile with its right name, every box that holds
+no tile as `none` (deleted), and every missed tile's labelled box (drawn in 标注); with `--all` every
+tile of the confirmed photo, not only the mistakes.  No training run.  Reported: per-tile accuracy and
+whole-photo accuracy (`jingsuan eval`'s exact-match) on the photos after the first `max(N)`, read
+with the memory of the first N photos, for each N — the same photos for every N.
+
+    python bench/corrections.py [--source ../shared/data/chinese-mahjong-detection-v4]
+                                [--classifier models/tile_classifier.onnx] [--n 0 1 3 10] [--all]
+                                [--max-distance D]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+DEFAULT_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "chinese-mahjong-detection-v4"
+
+
+def match(pred: list, gt: list, iou: float = 0.5) -> list[tuple[int, int]]:
+    """One-to-one (pred, gt) index pairs by best IoU ≥ `iou` (as `tile_accuracy_counts` matches)."""
+    from vision.training.metrics import iou_matrix
+
+    if not pred or not gt:
+        return []
+    ious = iou_matrix(np.array([p.box for p in pred]), np.array([g.box for g in gt]))
+    pairs = sorted(((ious[i, k], i, k) for i in range(len(pred)) for k in range(len(gt)) if ious[i, k] >= iou),
+                   reverse=True)
+    used_p: set[int] = set()
+    used_g: set[int] = set()
+    out = []
+    for _, i, k in pairs:
+        if i not in used_p and k not in used_g:
+            used_p.add(i)
+            used_g.add(k)
+            out.append((i, k))
+    return out
+
+
+def corrections(pred: list, gt: list, everything: bool) -> tuple[list[tuple], list[str]]:
+    """(boxes, tiles) a player's corrections of one photo teach: misread tiles, deleted boxes, drawn
+    boxes (`everything`: also every tile read right)."""
+    from vision.reader.memory import NOT_A_TILE
+
+    pairs = match(pred, gt)
+    boxes: list[tuple] = []
+    tiles: list[str] = []
+    for i, k in pairs:
+        if everything or pred[i].tile != gt[k].tile:
+            boxes.append(pred[i].box)
+            tiles.append(gt[k].tile)
+    matched_p = {i for i, _ in pairs}
+    matched_g = {k for _, k in pairs}
+    for i, d in enumerate(pred):
+        if i not in matched_p:
+            boxes.append(d.box)
+            tiles.append(NOT_A_TILE)
+    for k, g in enumerate(gt):
+        if k not in matched_g:
+            boxes.append(g.box)
+            tiles.append(g.tile)
+    return boxes, tiles
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--source", default=str(DEFAULT_SOURCE), help="the YOLO dataset (train/ and valid/)")
+    ap.add_argument("--model", help="detector ONNX (default models/tiles.onnx)")
+    ap.add_argument("--classifier", help="crop classifier ONNX with an `embedding` output (default: beside the detector)")
+    ap.add_argument("--family", help="the unseen shoot (default: the one with most photos)")
+    ap.add_argument("--n", type=int, nargs="+", default=[0, 1, 3, 10])
+    ap.add_argument("--all", action="store_true", help="teach every tile of a corrected photo, not only mistakes")
+    ap.add_argument("--max-distance", type=float, help="the memory's capture distance (default: the module's)")
+    ap.add_argument("--conf", type=float, default=0.25)
+    args = ap.parse_args(argv)
+    source = Path(args.source)
+    if not (source / "train").is_dir() or not (source / "valid").is_dir():
+        print(f"no train/ and valid/ under {source}", file=sys.stderr)
+        return 2
+
+    from vision.datasets.convert import import_yolo_dataset
+    from vision.datasets.yolo import ground_truth, unseen_families
+    from vision.reader.detector import DEFAULT_MODEL, TileDetector
+    from vision.reader.image import load_image
+    from vision.reader.memory import DEFAULT_MAX_DISTANCE, TileMemory, apply_memory, crop_embeddings
+    from vision.training.metrics import hand_exact, tile_accuracy_counts
+
+    det = TileDetector(args.model or DEFAULT_MODEL, classifier=args.classifier)
+    with tempfile.TemporaryDirectory() as tmp:
+        cleaned = Path(tmp) / "d"
+        import_yolo_dataset(source, cleaned, splits=("valid",))
+        groups = unseen_families(source / "train", cleaned / "valid")
+        family = args.family or max(groups, key=lambda f: len(groups[f]))
+        photos = sorted(groups[family])
+        first = max(args.n)
+        if len(photos) <= first:
+            print(f"{family}: {len(photos)} photos, too few for N = {first}", file=sys.stderr)
+            return 2
+        read = []
+        for p in photos:
+            rgb = load_image(p)
+            h, w = rgb.shape[:2]
+            read.append((rgb, det(rgb, conf=args.conf), ground_truth(p, w, h)))
+        print(f"{family}: {len(photos)} photos; the last {len(photos) - first} read after N corrected ones "
+              f"({'every tile' if args.all else 'mistakes'} taught; {Path(det.classifier.path).name}; "
+              f"max distance {args.max_distance or DEFAULT_MAX_DISTANCE})", flush=True)
+        for n in args.n:
+            memory = TileMemory(Path(det.classifier.path).name, max_distance=args.max_distance or DEFAULT_MAX_DISTANCE)
+            for rgb, dets, gt in read[:n]:
+                boxes, tiles = corrections(apply_memory(dets, rgb, det.classifier, memory, "bench"), gt, args.all)
+                if boxes:
+                    memory.add("bench", crop_embeddings(det.classifier, rgb, boxes), tiles)
+            right = total = exact = 0
+            for rgb, dets, gt in read[first:]:
+                now = apply_memory(dets, rgb, det.classifier, memory, "bench")
+                r, t = tile_accuracy_counts(now, gt)
+                right, total, exact = right + r, total + t, exact + hand_exact(now, gt)
+            print(f"N = {n:2d} ({memory.count('bench'):3d} crops taught): per-tile {right / max(total, 1):.3f}  "
+                  f"whole photo {exact / (len(read) - first):.3f}  ({len(read) - first} photos, {total} tiles)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
