@@ -140,3 +140,25 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0
     assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_dataset_commands_with_bad_targets_or_files_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    src = tmp_path / "yolo"
+    (src / "images").mkdir(parents=True)
+    (src / "data.yaml").write_text("a: &a [x, x]\nb: &b [*a, *a]\nnames: [*b, *b]\n")  # an alias bomb
+    coco = tmp_path / "coco.json"
+    coco.write_text(json.dumps({"images": [{"id": [1], "file_name": 5}], "annotations": [None]}))
+    for args in (
+        ["dataset", "--root", str(blocker), "split", "team"],  # the root is a file
+        ["dataset", "--root", str(tmp_path), "import-yolo", "team", str(src)],
+        ["dataset", "--root", str(tmp_path), "import-coco", "team", str(coco), str(tmp_path)],
+        ["dataset", "--root", str(tmp_path), "import-label-studio", "team", "/dev/zero", str(tmp_path)],
+        ["dataset", "--root", str(tmp_path), "export-coco", "team", str(blocker / "out.json")],
+    ):
+        status = cli.main(args)
+        out, err = capsys.readouterr()
+        assert status == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, status, err)
