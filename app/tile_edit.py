@@ -10,7 +10,7 @@ page's widget values (`entries["win_tile"]`, `entries["indicator"]`), melds in `
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,20 +55,45 @@ def winner_meld_indices(melds: Sequence[dict[str, Any]]) -> list[int]:
     return [i for i, m in enumerate(melds) if m.get("photo")]
 
 
-def photo_slots(assignment: Any, detections: Sequence[Any], hand: Sequence[str], melds: Sequence[dict[str, Any]]) -> list[Slot | None]:
+def hand_tile_taken_out(read: Sequence[str], hand: Sequence[str]) -> int | None:
+    """Which of the photo's hand tiles left the hand (set as 胡 or 翻精, or deleted) when the hand is one
+    tile shorter than the photo read: the one whose removal leaves the fewest differences (the last
+    such, among equal tiles); None when the hand is not exactly one shorter."""
+    if len(read) != len(hand) + 1:
+        return None
+    best, best_diff = None, len(read) + 1
+    for j in range(len(read)):
+        rest = [*read[:j], *read[j + 1 :]]
+        diff = sum(a != b for a, b in zip(rest, hand))
+        if diff <= best_diff:
+            best, best_diff = j, diff
+    return best
+
+
+def photo_slots(assignment: Any, detections: Sequence[Any], hand: Sequence[str], melds: Sequence[dict[str, Any]],
+                entries: Mapping[str, Any] | None = None) -> list[Slot | None]:
     """For each detection, the slot it shows (None: a box with no place in the round, e.g. a stray tile).
 
-    Hand boxes are linked while the hand still has as many tiles as the photo read (after a tile is
-    added or removed by hand the link would be a guess, so those boxes keep no link)."""
+    Hand boxes are linked while the hand has as many tiles as the photo read, or one fewer (a tile set
+    as 胡 / 翻精 since: its box then shows that place when the photo had none). After more tiles are
+    added or removed by hand the link would be a guess, so hand boxes keep no link."""
     slots: list[Slot | None] = [None] * len(detections)
     roles = list(getattr(assignment, "tiles", None) or [])
     index = {id(d): i for i, d in enumerate(detections)}
     hand_roles = [r for r in roles if r.role == HAND and r.det.tile != BACK_CODE]
     photo_melds = winner_meld_indices(melds)
-    if len(hand_roles) == len(hand):
-        for k, r in enumerate(hand_roles):
-            if id(r.det) in index:
-                slots[index[id(r.det)]] = Slot(HAND, k)
+    left_out = hand_tile_taken_out([r.det.tile for r in hand_roles], hand)
+    if len(hand_roles) == len(hand) or left_out is not None:
+        k = 0
+        for j, r in enumerate(hand_roles):
+            i = index.get(id(r.det))
+            if j == left_out:  # set as the winning tile or the indicator since the photo was read
+                if i is not None:
+                    slots[i] = taken_to(roles, entries or {})
+                continue
+            if i is not None:
+                slots[i] = Slot(HAND, k)
+            k += 1
     seen: dict[int, int] = {}
     for r in roles:
         i = index.get(id(r.det))
@@ -83,6 +108,17 @@ def photo_slots(assignment: Any, detections: Sequence[Any], hand: Sequence[str],
             seen[r.meld] = j + 1
             slots[i] = Slot(MELD, j, photo_melds[r.meld])
     return slots
+
+
+def taken_to(roles: Sequence[Any], entries: Mapping[str, Any]) -> Slot | None:
+    """Where a hand tile taken out went: the winning tile's place if the photo had no winning tile and
+    one is set now, else the indicator's on the same terms, else nowhere (it was deleted)."""
+    had = {r.role for r in roles}
+    if entries.get("win_tile") and WIN not in had:
+        return Slot(WIN)
+    if entries.get("indicator") and INDICATOR not in had:
+        return Slot(INDICATOR)
+    return None
 
 
 def box_number(slot: Slot | None, tiles: Sequence[RowTile]) -> str:

@@ -73,12 +73,14 @@ def palette_open(draft: Any, entries: MutableMapping[str, Any]) -> bool:
     return edit.tiles_held(draft.hand, entries, winner_melds(draft.melds, entries)) < edit.FULL_HAND
 
 
-def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, label: Callable[[str], str]) -> None:
-    """The photo (when there is one), the row, and the tools for the picked tile."""
+def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, label: Callable[[str], str],
+                   clear: tuple[str, Callable[[], None]] | None = None) -> None:
+    """The photo (when there is one), the row, and the tools for the picked tile; `clear` = (label, callback)
+    adds a 清空 button (key clear_hand) beside 加一张."""
     tiles = edit.row(draft.hand, entries)
     reading = getattr(draft, "reading", None)
     detections = list(getattr(reading, "detections", None) or [])
-    slots = edit.photo_slots(getattr(reading, "assignment", None), detections, draft.hand, draft.melds)
+    slots = edit.photo_slots(getattr(reading, "assignment", None), detections, draft.hand, draft.melds, entries)
     unsure = edit.unsure_slots(slots, detections)
     pick = picked()
 
@@ -119,8 +121,14 @@ def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, 
                if t.slot.kind in (WIN, INDICATOR)},
     )
     st.caption(say("count", lang, n=len(draft.hand), m=winner_melds(draft.melds, entries)))
-    if not palette_open(draft, entries):
-        st.button(say("add", lang), key="tile_add", on_click=set_pick, args=(ADD,))
+    opened = palette_open(draft, entries)
+    if not opened or (clear and draft.hand):
+        with st.container(key="row_tools", horizontal=True, gap="small"):
+            if not opened:
+                st.button(say("add", lang), key="tile_add", on_click=set_pick, args=(ADD,))
+            if clear and draft.hand:
+                st.button(clear[0], key="clear_hand", on_click=clear[1])
+    if not opened:
         return
     tools_part(draft, entries, pick, lang, label, touched)
     alternatives = [c for c, _ in getattr(detections[slots.index(pick)], "alternatives", ())

@@ -95,3 +95,22 @@ def test_set_as_indicator_of_a_tile_in_a_right_sized_hand_only_names_the_kind() 
 def test_unsure_boxes_mark_their_tiles_in_the_row() -> None:
     detections, assignment, hand, _, melds = photo()
     assert unsure_slots(photo_slots(assignment, detections, hand, melds), detections) == {Slot(HAND, 2)}
+
+
+def test_a_hand_tile_set_as_winning_tile_keeps_its_box_linked_to_the_winning_place() -> None:
+    detections, assignment, _, _, melds = photo()
+    roles = [r for r in assignment.tiles if r.role == "hand"]  # a photo of the hand only: no 胡, no 精 read
+    only_hand = Assignment(tiles=roles, hand=["1m", "2m", "6p", "4p"])
+    hand, entries = ["1m", "2m", "6p", "4p"], {}
+    assert set_win(Slot(HAND, 1), hand, entries)
+    slots = photo_slots(only_hand, detections, hand, melds, entries)
+    assert slots[4:8] == [Slot(HAND, 0), Slot(WIN), Slot(HAND, 1), Slot(HAND, 2)]
+    assert [box_number(s, row(hand, entries)) for s in slots[4:8]] == ["1", "4", "2", "3"]
+
+
+def test_which_read_tile_left_the_hand() -> None:
+    from app.tile_edit import hand_tile_taken_out
+
+    assert hand_tile_taken_out(["1m", "2m", "3m"], ["1m", "3m"]) == 1
+    assert hand_tile_taken_out(["5z", "5z"], ["5z"]) == 1  # equal tiles: the last
+    assert hand_tile_taken_out(["1m", "2m"], ["1m", "2m"]) is None

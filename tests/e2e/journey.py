@@ -94,6 +94,18 @@ class Journey:
             wait_for_rerun(self.page)
         self.heights.append(self.page_height())
 
+    def tap_at(self, locator: Any, why: str = "") -> None:
+        """Tap the screen at the element's centre (for drawn boxes that let taps through to the photo)."""
+        self.bring_into_view(locator, why or str(locator))
+        box = locator.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        if self.touch:
+            self.page.touchscreen.tap(x, y)
+        else:
+            self.page.mouse.click(x, y)
+        wait_for_rerun(self.page)
+        self.heights.append(self.page_height())
+
     def look_at(self, locator: Any, why: str = "") -> None:
         """The player reads something: scroll to it only if it is off screen (counted)."""
         self.bring_into_view(locator, why or str(locator))
