@@ -16,15 +16,17 @@ MODEL_DIR_ENV = "JINGSUAN_MODEL_DIR"
 #: The detector and the crop classifier, as a model folder holds them.
 DETECTOR_FILE = "tiles.onnx"
 CLASSIFIER_FILE = "tile_classifier.onnx"
-#: The models folder of a checkout (the wheel ships the same files as `vision/models/`, package data).
+#: The models folder of a checkout; `vision/models` links to it, and the wheel ships its run-time files
+#: there as package data (pyproject.toml).
 CHECKOUT_MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
 def shipped_models_dir() -> Path:
-    """The models that came with the code: `vision/models` of an installed wheel, else the checkout's `models/`."""
+    """The models that came with the code: `vision/models` (package data of the wheel, a link to `models/`
+    in a checkout), else the checkout's `models/` (a checkout without links, e.g. on Windows)."""
     packaged = resources.files("vision") / "models"
     if packaged.is_dir():
-        return Path(str(packaged))
+        return Path(str(packaged)).resolve()
     return CHECKOUT_MODELS
 
 
