@@ -1,13 +1,12 @@
 """Streamlit entry: `streamlit run app/main.py` (what `jingsuan app` starts).
 
 Pages (st.navigation, each a `render` callable of `app.views`): 算分, 牌局, 规则, 标注.
-When served beyond localhost, `JINGSUAN_ACCESS_CODE` is set and only a browser that brings the
-code (the `?code=` in the QR link, or typed in) gets in.
+When served beyond localhost, the access gate in front of Streamlit (app/gate.py, served by
+app/server/asgi.py) admits only browsers with its cookie.
 """
 
 from __future__ import annotations
 
-import hmac
 import os
 import sys
 from pathlib import Path
@@ -24,22 +23,8 @@ from app.views.common import current_table, get_ledger, ledger_path, tr  # noqa:
 
 
 def access_granted() -> bool:
-    """True when no access code is required, or this session has given the right one."""
-    code = os.environ.get("JINGSUAN_ACCESS_CODE", "")
-    if not code or st.session_state.get("access_ok"):
-        return True
-    given = st.query_params.get("code", "")
-    if given and hmac.compare_digest(str(given), code):
-        st.session_state["access_ok"] = True
-        return True
-    st.title(tr("app_title"))
-    typed = st.text_input(tr("access_needed"), type="password", key="access_typed")
-    if typed:
-        if hmac.compare_digest(typed, code):
-            st.session_state["access_ok"] = True
-            st.rerun()
-        st.error(tr("access_wrong"))
-    return False
+    """Always True: on the LAN the gate (app/gate.py) lets no request reach this script without the code."""
+    return True
 
 
 def sidebar() -> None:

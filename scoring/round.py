@@ -150,11 +150,13 @@ def _flag(value: Any, what: str) -> bool:
     return value
 
 
-def _count(value: Any, what: str) -> int:
+def _count(value: Any, what: str, most: int = 99) -> int:
     if value is None:
         return 0
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise RoundError(f"{what} 必须是非负整数", f"{what} must be a non-negative integer")
+    if value > most:
+        raise RoundError(f"{what} 不可能是 {value}（最多 {most}）", f"{what} cannot be {value} (at most {most})")
     return value
 
 
@@ -199,8 +201,8 @@ def _meld(seat: str, raw: Any, opts: ChongguanOptions, jing: tuple[Tile, Tile]) 
 def _jing_count(seat: str, raw: Any) -> JingCount:
     if not isinstance(raw, dict):
         raise RoundError(f"{SEAT_ZH[seat]}家的 jing 必须是 {{zheng: n, fu: n}}", f"{seat}: jing must be {{zheng, fu}}")
-    zheng = _count(raw.get("zheng"), f"{seat}.jing.zheng")
-    fu = _count(raw.get("fu"), f"{seat}.jing.fu")
+    zheng = _count(raw.get("zheng"), f"{seat}.jing.zheng", most=4)  # a set holds 4 of each tile
+    fu = _count(raw.get("fu"), f"{seat}.jing.fu", most=4)
     claims: dict[str, tuple[int, int]] = {}
     cf = raw.get("claimed_from")
     if cf is not None:
@@ -229,6 +231,8 @@ def parse_round(doc: dict[str, Any], rules: str, opts: ChongguanOptions) -> Roun
     raw_win = doc.get("win")
     if raw_win is not None and not isinstance(raw_win, dict):
         raise RoundError("win 必须是对象或 null（流局）", "win must be a mapping or null (draw)")
+    if raw_win is not None and not raw_win:
+        raise RoundError("win 是空的：流局请写 win: null", "win is empty: write win: null for a draw")
     win: Win | None = None
     if raw_win:
         seat = _seat(raw_win.get("seat"), "胡牌的座位（win.seat）")
