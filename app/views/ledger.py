@@ -67,6 +67,34 @@ def players_part(ledger: Ledger, table: TableInfo) -> None:
             st.rerun()
 
 
+#: One colour per seat in the chart (东 南 西 北), told apart at a glance and by colour-blind eyes (Okabe–Ito).
+SEAT_COLOURS: tuple[str, ...] = ("#D55E00", "#0072B2", "#009E73", "#CC79A7")
+
+#: Python's JSON complaints in a player's words (any other: 这里的写法不对).
+JSON_PROBLEMS_ZH: dict[str, str] = {
+    "Expecting ',' delimiter": "这里少了一个逗号 ,",
+    "Expecting ':' delimiter": "这里少了一个冒号 :",
+    "Expecting value": "这里缺一个值（或多了一个逗号）",
+    "Expecting property name enclosed in double quotes": "名称要用英文双引号 \" \" 括起来（或多了一个逗号）",
+    "Unterminated string starting at": "引号没有配对（少了结尾的 \"）",
+    "Invalid control character at": "引号里有换行之类不能直接写的字符",
+    "Extra data": "内容在结尾之后还有多余的字",
+    "Invalid \\escape": "反斜杠 \\ 的写法不对",
+}
+
+
+def json_problem(exc: json.JSONDecodeError, language: str) -> str:
+    """Where a round's JSON is broken (line, column) and what is wrong there, in the player's language."""
+    if language != "zh":
+        return f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
+    return f"第 {exc.lineno} 行第 {exc.colno} 列：{JSON_PROBLEMS_ZH.get(exc.msg, '这里的写法不对')}"
+
+
+def excel_csv(text: str) -> bytes:
+    """The CSV as Excel opens it with the Chinese intact: UTF-8 with a byte-order mark."""
+    return ("\ufeff" + text.removeprefix("\ufeff")).encode("utf-8")
+
+
 def totals_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> None:
     import pandas as pd
 
@@ -83,7 +111,7 @@ def totals_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> 
             [{table.players[s]: r.running[s] for s in SEATS} for r in rounds], index=[r.seq for r in rounds]
         )
         st.caption(tr("chart"))
-        st.line_chart(chart)
+        st.line_chart(chart, color=list(SEAT_COLOURS))
 
 
 def edit_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> None:
@@ -114,26 +142,43 @@ def edit_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> No
                 doc = json.loads(text)
                 settlement = scoring.settle(doc).to_dict()
                 ledger.edit_round(pick, doc, settlement)
-            except ValueError as exc:
-                msg = exc.zh if isinstance(exc, JingsuanError) else tr("bad_json", msg=str(exc))
-                st.error(tr("refused", msg=msg) if isinstance(exc, JingsuanError) else msg)
+            except json.JSONDecodeError as exc:
+                st.error(tr("bad_json", msg=json_problem(exc, lang())))
+            except JingsuanError as exc:
+                st.error(tr("refused_round", msg=exc.zh if lang() == "zh" else exc.en))
             else:
                 st.session_state["ledger_msg"] = tr("saved")
                 st.rerun()
         if c2.button(tr("delete_round"), key="edit_delete"):
-            ledger.delete_round(pick)
-            st.session_state["ledger_msg"] = tr("deleted")
-            st.rerun()
+            st.session_state["ledger_confirm"] = ("delete", pick)
+        seq = next(r.seq for r in rounds if r.id == pick)
+        confirm_part(("delete", pick), tr("confirm_delete", seq=seq), lambda: ledger.delete_round(pick))
     if st.button(tr("undo_last"), key="undo_last"):
-        ledger.undo_last(table.id)
-        st.session_state["ledger_msg"] = tr("deleted")
+        st.session_state["ledger_confirm"] = ("undo", table.id)
+    confirm_part(("undo", table.id), tr("confirm_undo", seq=rounds[-1].seq), lambda: ledger.undo_last(table.id))
+
+
+def confirm_part(what: tuple[str, int], question: str, act: Any) -> None:
+    """Ask before a round is thrown away: 确定 does `act`, 取消 forgets the question."""
+    ss = st.session_state
+    if ss.get("ledger_confirm") != what:
+        return
+    st.warning(question)
+    c1, c2 = st.columns(2)
+    if c1.button(tr("confirm_yes"), key=f"confirm_yes_{what[0]}", type="primary"):
+        ss.pop("ledger_confirm", None)
+        act()
+        ss["ledger_msg"] = tr("deleted")
+        st.rerun()
+    if c2.button(tr("cancel"), key=f"confirm_no_{what[0]}"):
+        ss.pop("ledger_confirm", None)
         st.rerun()
 
 
 def transfer_part(ledger: Ledger, table: TableInfo) -> None:
     with st.expander(f"{tr('export')} / {tr('import')}"):
         c1, c2 = st.columns(2)
-        c1.download_button("CSV", ledger.export_csv(table.id), f"{table.name}.csv", "text/csv", key="dl_csv")
+        c1.download_button("CSV", excel_csv(ledger.export_csv(table.id)), f"{table.name}.csv", "text/csv", key="dl_csv")
         c2.download_button(
             "JSON", ledger.export_json(table.id), f"{table.name}.json", "application/json", key="dl_json"
         )

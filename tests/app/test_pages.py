@@ -169,6 +169,7 @@ def test_undo_the_last_round_recomputes_totals(data_dir: Path) -> None:
     seed(data_dir)
     at = ledger_page(data_dir)
     at.button(key="undo_last").click().run()
+    at.button(key="confirm_yes_undo").click().run()  # it asks first (test_ledger_page.py)
     values = {m.label: int(m.value) for m in at.metric}
     assert values == {"东·老王": 6, "南·小李": -2, "西·阿珍": -2, "北·大刘": -2}
 
@@ -178,6 +179,7 @@ def test_deleting_a_past_round_recomputes_later_totals(data_dir: Path) -> None:
     at = ledger_page(data_dir)
     at.selectbox(key="edit_pick").set_value(ids[0]).run()
     at.button(key="edit_delete").click().run()
+    at.button(key="confirm_yes_delete").click().run()
     assert list(at.dataframe[0].value["Σ 小李"]) == [3]
 
 
