@@ -134,7 +134,13 @@ def banks_by_split(source: Path, work: Path, seed: int) -> dict[str, list[Any]]:
     """The crop banks of each split (shoots with enough crops), from a cleaned copy of `valid`."""
     from vision.datasets.convert import import_yolo_dataset
     from vision.datasets.yolo import image_files, unseen_families
+    from vision.reader.detector import get_detector
     from vision.training.synth.composed import build_banks
+
+    detector = get_detector()
+
+    def tiles_in(patch: Any) -> int:
+        return len(detector(patch, conf=0.1))
 
     import_yolo_dataset(source, work, splits=("valid",))
     valid = work / "valid"
@@ -142,22 +148,29 @@ def banks_by_split(source: Path, work: Path, seed: int) -> dict[str, list[Any]]:
     photos = image_files(valid)
     out = {}
     for name, chosen in (("tuning", [p for p in photos if p not in unseen]), ("held-out", sorted(unseen))):
-        banks = build_banks(chosen, seed)
+        banks = build_banks(chosen, seed, tiles_in)
         out[name] = [b for b in banks.values()
                      if len(b.kinds) >= MIN_KINDS and sum(map(len, b.crops.values())) >= MIN_CROPS]
     return out
 
 
-def default_reader() -> Callable[[Any], tuple[list[Any], dict[str, Any], float]]:
-    """`jingsuan read` on an RGB array: (detections, round part, seconds)."""
-    from vision.reader.detector import detect
-    from vision.reader.layout import assign
+def default_reader(legacy: bool = False) -> Callable[[Any], tuple[list[Any], dict[str, Any], float]]:
+    """`jingsuan read` on an RGB array: (detections, round part, seconds); `legacy`: one detection at the
+    threshold and its layout (the reader before issue 22)."""
+    from vision.reader.detector import CONF_THRESHOLD, get_detector
+    from vision.reader.layout import assign, read_layout
+
+    detector = get_detector()
 
     def read(image: Any) -> tuple[list[Any], dict[str, Any], float]:
         t0 = time.perf_counter()
-        dets = detect(image)
-        part = assign(dets, image_size=(image.shape[1], image.shape[0])).to_round_part()
-        return dets, part, time.perf_counter() - t0
+        size = (image.shape[1], image.shape[0])
+        if legacy:
+            dets = detector(image, conf=CONF_THRESHOLD)
+            a = assign(dets, image_size=size)
+        else:
+            dets, a = read_layout(lambda c: detector(image, conf=c), CONF_THRESHOLD, size)
+        return dets, a.to_round_part(), time.perf_counter() - t0
 
     return read
 

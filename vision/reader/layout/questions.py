@@ -71,3 +71,10 @@ def set_aside_question(aside: Sequence[Detection]) -> dict[str, str]:
     zh, en = _tile_list(aside)
     return question("set_aside", f"这几个框不太像牌，已略去（张数才对得上）；若是牌请补上：{zh}",
                     f"doubtful boxes left out so the tile count adds up; add back any that is a tile: {en}")
+
+
+def weak_question(added: Sequence[Detection]) -> dict[str, str]:
+    """Name the barely-seen boxes taken in because the round adds up only with them."""
+    zh, en = _tile_list(added)
+    return question("weak_added", f"这几张牌看得不清楚，按张数和胡牌算了进去，请核对：{zh}",
+                    f"barely seen tiles counted in, since the round adds up only with them; please check: {en}")

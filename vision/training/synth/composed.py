@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,8 +109,11 @@ def _free_patch(img: np.ndarray, boxes: Sequence[tuple[float, float, float, floa
     return None
 
 
-def build_banks(photos: Sequence[Path], seed: int = 0) -> dict[str, TileBank]:
-    """Tile crops and cloth patches of labelled photos (a cleaned YOLO split), one bank per shoot."""
+def build_banks(photos: Sequence[Path], seed: int = 0,
+                tiles_in: Callable[[np.ndarray], int] | None = None) -> dict[str, TileBank]:
+    """Tile crops and cloth patches of labelled photos (a cleaned YOLO split), one bank per shoot.
+    `tiles_in(patch)` counts the tiles a detector finds in a patch: one with any is no cloth (photos
+    hold tiles their labels leave out: flowers, half tiles, a wall)."""
     import cv2
 
     from vision.datasets.yolo import label_file, photo_family, read_yolo_labels
@@ -138,7 +141,7 @@ def build_banks(photos: Sequence[Path], seed: int = 0) -> dict[str, TileBank]:
                 crop = np.ascontiguousarray(np.rot90(crop, -1))
             bank.crops.setdefault(CLASS_NAMES[b.cls], []).append(crop)
         patch = _free_patch(img, boxes, rng)
-        if patch is not None and min(patch.shape[:2]) >= 60:
+        if patch is not None and min(patch.shape[:2]) >= 60 and (tiles_in is None or tiles_in(patch) == 0):
             bank.cloth.append(patch)
     return share_cloth(banks)
 
@@ -266,7 +269,7 @@ def lay_out(truth: Truth, specs: list[MeldSpec], layout: str, place: str, rng: r
             p.role = "meld"
     tags = [s.style for s in specs]
     styles = [s.style.split("_")[1] if s.style.startswith("gang_") else "" for s in specs]
-    win_gap = rng.uniform(0.35, 0.9)
+    win_gap = rng.uniform(0.5, 1.0)  # the guide's half a tile, or more
     if layout == "two_rows":
         end = _row([hand, win], [0.0, win_gap], 0.0, 2.2 * h, w, h, rng)
         if melds:
@@ -292,7 +295,7 @@ def lay_out(truth: Truth, specs: list[MeldSpec], layout: str, place: str, rng: r
     elif place == "below":
         ind.x, ind.y = rng.uniform(left, max(left, right - 2 * w)), bottom + rng.uniform(0.4, 1.0) * h
     elif place == "left":
-        ind.x, ind.y = left - rng.uniform(1.0, 2.0) * w, 2.2 * h - h + rng.uniform(-0.1, 0.1) * h
+        ind.x, ind.y = left - w - rng.uniform(0.6, 1.5) * w, 2.2 * h - h + rng.uniform(-0.1, 0.1) * h
     else:
         ind.x, ind.y = right + rng.uniform(1.0, 2.0) * w, 2.2 * h - h - rng.uniform(0.7, 1.0) * h
     tags.append(f"indicator_{place}")
