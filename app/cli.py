@@ -1,4 +1,4 @@
-"""`jingsuan` command line: settle | detect | read | train | eval | dataset | app.
+"""`jingsuan` command line: settle | detect | read | train | finetune | adopt | eval | dataset | app.
 
 Each subcommand lives in `app/commands/<name>.py` with `HELP`, `add_arguments(parser)` and
 `run(args) -> int`; heavy imports happen inside `run`, so `jingsuan settle` starts fast.
@@ -24,6 +24,8 @@ COMMANDS: dict[str, str] = {
     "detect": "app.commands.detect",
     "read": "app.commands.read",
     "train": "app.commands.train",
+    "finetune": "app.commands.finetune",
+    "adopt": "app.commands.adopt",
     "eval": "app.commands.evaluate",
     "dataset": "app.commands.dataset",
     "app": "app.commands.serve",

@@ -2,7 +2,7 @@
 # The device side of a detector run on a lent GPU machine (docs/detector.md, "A run on a GPU machine").
 # It expects, carried beside the working tree: gpu/data.tar.gz (scripts/pack_gpu_data.py) and .whl/ with the
 # ultralytics and ultralytics-thop wheels (that machine has torch but not ultralytics). Every argument is
-# passed to `jingsuan train`, e.g.
+# passed to `jingsuan train detector`, e.g.
 #   bash scripts/gpu_train.sh --model models/tiles.pt --single-class --epochs 60 --close-mosaic 5 --hours 0.1 --name det5
 # The run's weights, results.csv and log are copied to $OUT, which the device tool brings back.
 set -u
@@ -16,7 +16,7 @@ printf 'def read_csv(*a, **k):\n    raise RuntimeError("polars is not installed 
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 YOLO_OFFLINE=1
 OUT=${OUT:-gpu/out}
 mkdir -p "$OUT"
-$PY -m app.cli train --source "" --data-dir "$PWD/gpu/data" --project "$PWD/gpu/runs" \
+$PY -m app.cli train detector --source "" --data-dir "$PWD/gpu/data" --project "$PWD/gpu/runs" \
   --imgsz 416 --batch 64 --workers ${WORKERS:-12} --device ${DEVICE:-0} "$@" > "$OUT/train.log" 2>&1
 rc=$?
 run=$(ls -td gpu/runs/*/ | head -1)

@@ -362,11 +362,15 @@ def test_augment_shuffles_colour_channels_of_some_crops(monkeypatch) -> None:
     assert (T.augment(red, np.random.default_rng(0)).astype(int).mean(axis=(1, 2)).argmax(axis=1) == 0).all()
 
 
-def test_train_classifier_only_needs_an_output(capsys) -> None:
+def test_train_asks_which_part_to_train_and_where_the_classifier_goes(capsys) -> None:
     from app.cli import main
 
-    assert main(["train", "--classifier-only", "--source", ""]) == 2
-    assert "--classifier" in capsys.readouterr().err
+    for argv in (["train"], ["train", "classifier"]):
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert "detector|classifier" in err and "out" in err
 
 
 @needs_noto
@@ -381,8 +385,8 @@ def test_train_classifier_only_trains_from_labelled_photos_and_varied_scenes(tmp
         for i in range(n):
             write_yolo_sample(random_scene(rng, tileset="glyph", tile_height=40), tmp_path / "d" / split, f"s{i}")
     out = tmp_path / "cls.onnx"
-    rc = main(["train", "--classifier-only", "--source", "", "--data-dir", str(tmp_path / "d"), "--classifier", str(out),
-               "--classifier-epochs", "1", "--classifier-varied", "2", "--classifier-judge", ""])  # fmt: skip
+    rc = main(["train", "classifier", str(out), "--source", "", "--data-dir", str(tmp_path / "d"),
+               "--epochs", "1", "--varied", "2", "--judge", ""])  # fmt: skip
     assert rc == 0
     printed = capsys.readouterr().out
     photo_tiles = sum(len(p.read_text().splitlines()) for p in (tmp_path / "d" / "train" / "labels").iterdir())

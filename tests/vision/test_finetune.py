@@ -458,27 +458,27 @@ def test_cli_train_data_runs_finetune_with_its_options(tmp_path, monkeypatch, ca
     monkeypatch.setattr(F, "finetune", fake)
     monkeypatch.setenv("JINGSUAN_DATASETS", str(tmp_path / "datasets"))
     plain_store(tmp_path / "datasets" / "team", n=2)
-    rc = main(["train", "--data", "team", "--model-dir", str(tmp_path / "m"), "--epochs", "3", "--imgsz", "96",
+    rc = main(["finetune", "team", "--model-dir", str(tmp_path / "m"), "--epochs", "3", "--imgsz", "96",
                "--holdout", "0.5", "--base-data", str(tmp_path / "nope")])  # fmt: skip
     out = capsys.readouterr().out
     assert rc == 0 and "decision: kept" in out and "too few" not in out  # the tile count is not known here
-    assert seen["store_root"] == tmp_path / "datasets" / "team" and seen["model_dir"] == str(tmp_path / "m")
+    assert seen["store_root"] == tmp_path / "datasets" / "team" and seen["model_dir"] == tmp_path / "m"
     assert seen["epochs"] == 3 and seen["imgsz"] == 96 and seen["holdout"] == 0.5 and seen["detector"] is True
-    assert main(["train", "--data", "team", "--model-dir", str(tmp_path / "m"), "--classifier-only"]) == 0
+    assert main(["finetune", "team", "--model-dir", str(tmp_path / "m"), "--classifier-only"]) == 0
     assert seen["detector"] is False  # the quick path: the classifier alone
     monkeypatch.setattr(F, "finetune", lambda *_a, **_k: _result(replaced=False, after=Scores(0.9, 0.95, tiles=41)))
-    assert main(["train", "--data", "team", "--model-dir", str(tmp_path / "m")]) == 0
+    assert main(["finetune", "team", "--model-dir", str(tmp_path / "m")]) == 0
     out = capsys.readouterr().out
-    assert "留出的照片只有 41 张牌" in out and "jingsuan train --adopt w" in out  # a judge of 41 tiles is said to be weak
+    assert "留出的照片只有 41 张牌" in out and "jingsuan adopt w" in out  # a judge of 41 tiles is said to be weak
     models = two_stage_models(tmp_path / "m2")
     run = tmp_path / "runs" / "finetune" / "team-1"
     (run / "candidate").mkdir(parents=True)
     (run / "candidate" / "tiles.onnx").write_bytes(b"old-onnx")
     (run / "candidate" / "tile_classifier.onnx").write_bytes(b"new-cls")
     capsys.readouterr()
-    assert main(["train", "--adopt", str(run), "--model-dir", str(models)]) == 0
+    assert main(["adopt", str(run), "--model-dir", str(models)]) == 0
     assert "已换上：tile_classifier.onnx" in capsys.readouterr().out
     assert (models / "tile_classifier.onnx").read_bytes() == b"new-cls"
-    assert main(["train", "--adopt", str(tmp_path / "nothing"), "--model-dir", str(models)]) == 2
+    assert main(["adopt", str(tmp_path / "nothing"), "--model-dir", str(models)]) == 2
     assert "没有微调留下的候选模型" in capsys.readouterr().err
-    assert main(["train", "--data", str(tmp_path / "missing")]) == 2
+    assert main(["finetune", str(tmp_path / "missing")]) == 2

@@ -82,7 +82,7 @@ def test_train_cli_adds_camera_copies_and_passes_close_mosaic(tmp_path, monkeypa
         return tmp_path / "run"
 
     monkeypatch.setattr(T, "train", fake_train)
-    rc = main(["train", "--source", "", "--data-dir", str(data), "--single-class", "--camera-copies", "3",
+    rc = main(["train", "detector", "--source", "", "--data-dir", str(data), "--single-class", "--camera-copies", "3",
                "--close-mosaic", "2", "--project", str(tmp_path / "runs")])  # fmt: skip
     assert rc == 0 and "camera copies: 3" in capsys.readouterr().out
     assert len(list((data / "train" / "images").glob(COPY_PREFIX + "*"))) == 3
@@ -101,6 +101,6 @@ def test_train_cli_sends_a_run_to_a_gpu(tmp_path, monkeypatch) -> None:
     _split(data / "train", ["IMG_1"])
     seen: list[T.TrainConfig] = []
     monkeypatch.setattr(T, "train", lambda cfg: seen.append(cfg) or tmp_path / "run")
-    assert main(["train", "--source", "", "--data-dir", str(data), "--device", "0", "--workers", "12",
+    assert main(["train", "detector", "--source", "", "--data-dir", str(data), "--device", "0", "--workers", "12",
                  "--patience", "0", "--seed", "3"]) == 0
     assert (seen[0].device, seen[0].workers, seen[0].patience, seen[0].seed) == ("0", 12, 0, 3)

@@ -135,7 +135,7 @@ def test_train_cli_paints_partly_labelled_photos_before_it_copies_them(tmp_path,
     monkeypatch.setattr(T, "train", lambda cfg: seen.append(cfg) or tmp_path / "run")
     data = tmp_path / "d"
     split = data / "train"
-    assert main(["train", "--source", str(src), "--data-dir", str(data), "--paint-unlabelled", "--camera-copies", "1"]) == 0
+    assert main(["train", "detector", "--source", str(src), "--data-dir", str(data), "--paint-unlabelled", "--camera-copies", "1"]) == 0
     out = capsys.readouterr().out
     assert "painted over in 1 images" in out and "1 of 1 photos labelled only in part" in out
     painted = cv2.imread(str(split / "images" / "a_jpg.rf.1.png"))
@@ -143,7 +143,7 @@ def test_train_cli_paints_partly_labelled_photos_before_it_copies_them(tmp_path,
     assert (painted[120, 115] == 200).all()  # the labelled 1萬
     (copy,) = (split / "images").glob("camera_*")
     assert abs(int(cv2.imread(str(copy))[320, 315, 0]) - FILL[0]) < 20
-    assert main(["train", "--source", str(src), "--data-dir", str(data)]) == 0  # the default: nothing painted
+    assert main(["train", "detector", "--source", str(src), "--data-dir", str(data)]) == 0  # the default: nothing painted
     assert (split / "images" / "a_jpg.rf.1.jpg").is_symlink() and not (split / "images" / "a_jpg.rf.1.png").exists()
     assert len(seen) == 2
 
@@ -186,10 +186,10 @@ def test_fine_tuning_on_a_team_dataset_first_warns_of_unboxed_tiles(tmp_path, mo
 
     monkeypatch.setattr(F, "finetune", fake_finetune)
     monkeypatch.setenv("JINGSUAN_DATASETS", str(tmp_path / "datasets"))
-    assert main(["train", "--data", "team", "--model-dir", "models"]) == 2
+    assert main(["finetune", "team", "--model-dir", "models"]) == 2
     assert "注意：1 / 1 张照片有漏标的牌" in capsys.readouterr().err and len(trained) == 1
     store.save_labels(store.stems()[0], [LabeledBox(*t.box, t.tile) for t in scene.tiles])  # every tile boxed
-    main(["train", "--data", "team", "--model-dir", "models"])
+    main(["finetune", "team", "--model-dir", "models"])
     assert "漏标" not in capsys.readouterr().err and len(trained) == 2
 
 
