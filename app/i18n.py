@@ -188,3 +188,24 @@ def t(key: str, lang: str = "zh", **kwargs: Any) -> str:
     zh, en = STRINGS.get(key, (key, key))
     text = en if lang == "en" else zh
     return text.format(**kwargs) if kwargs else text
+
+
+#: The file uploader's own words, which Streamlit writes in English whatever the page's language.
+UPLOADER_ZH = {"button": "选择文件", "limit": "每个文件最多 {mb} MB"}
+
+
+def uploader_style(lang: str, limit_mb: int) -> str:
+    """A <style> that puts the file uploaders' button and size limit in Chinese (Streamlit has no locale:
+    the English words are shrunk to nothing and the Chinese drawn after them); none in English."""
+    if lang == "en":
+        return ""
+    zone = '[data-testid="stFileUploaderDropzone"]'
+    limit = UPLOADER_ZH["limit"].format(mb=limit_mb)
+    return (
+        "<style>"
+        f'{zone} button [data-testid="stMarkdownContainer"] p,'
+        f' {zone} [data-testid="stFileUploaderDropzoneInstructions"] span {{font-size: 0;}}'
+        f' {zone} button [data-testid="stMarkdownContainer"] p::after {{content: "{UPLOADER_ZH["button"]}"; font-size: 14px;}}'
+        f' {zone} [data-testid="stFileUploaderDropzoneInstructions"] span::after {{content: "{limit}"; font-size: 14px;}}'
+        "</style>"
+    )

@@ -17,6 +17,7 @@ if str(ROOT) not in sys.path:
 
 import streamlit as st  # noqa: E402
 
+from app.i18n import uploader_style  # noqa: E402
 from app.views import annotate, rules, score  # noqa: E402
 from app.views import ledger as ledger_view  # noqa: E402
 from app.views.common import current_table, get_ledger, ledger_path, tr  # noqa: E402
@@ -78,6 +79,8 @@ def main() -> None:
     if not access_granted():
         return
     sidebar()
+    if style := uploader_style(st.session_state["lang"], int(st.get_option("server.maxUploadSize"))):
+        st.html(style)  # the file uploaders' English in Chinese (Streamlit has no locale)
     st.navigation(pages()).run()
 
 

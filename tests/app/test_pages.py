@@ -393,3 +393,12 @@ def test_a_refusal_says_cannot_win_once(data_dir: Path) -> None:
     at.button(key="settle").click().run()
     (err,) = [e.value for e in at.error]
     assert err.count("不能胡") == 1, err
+
+
+def test_the_uploaders_own_english_is_put_in_chinese_and_left_alone_in_english(data_dir: Path) -> None:
+    at = app()
+    styles = " ".join(str(h.proto.body) for h in at.get("html"))
+    assert '"选择文件"' in styles and "每个文件最多 40 MB" in styles  # 40: .streamlit/config.toml maxUploadSize
+    at.radio(key="lang").set_value("en").run()
+    assert not at.exception, at.exception
+    assert not any("选择文件" in str(h.proto.body) for h in at.get("html"))

@@ -164,6 +164,16 @@ def settle(page: object) -> None:
     wait_for_rerun(page, TIMEOUT_MS)
 
 
+def uploader_speaks_chinese(page: object) -> None:
+    """The uploader's own English ("Upload", "40MB per file • …") is shrunk away and Chinese drawn instead (issue 21)."""
+    zone = page.locator('[data-testid="stFileUploaderDropzone"]').first  # type: ignore[attr-defined]
+    button, limit = zone.locator("button p"), zone.locator('[data-testid="stFileUploaderDropzoneInstructions"] span')
+    assert button.evaluate("e => getComputedStyle(e, '::after').content") == '"选择文件"'
+    assert limit.evaluate("e => getComputedStyle(e, '::after').content") == '"每个文件最多 40 MB"'
+    assert button.evaluate("e => getComputedStyle(e).fontSize") == "0px"  # "Upload" takes no room
+    assert limit.evaluate("e => getComputedStyle(e).fontSize") == "0px"
+
+
 def test_new_dataset_takes_the_uploads_and_switching_photos_keeps_each_review_mark(
     annotate_server: tuple[str, Path], browser: object, tmp_path: Path
 ) -> None:
@@ -187,6 +197,7 @@ def test_new_dataset_takes_the_uploads_and_switching_photos_keeps_each_review_ma
         settle(page)
         picker_shows(page, "ann_pick_dataset", name)
 
+    uploader_speaks_chinese(page)
     a = plain_photo(tmp_path, "photo-a.png", (40, 110, 70))
     b = plain_photo(tmp_path, "photo-b.png", (110, 40, 70))
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files([str(a), str(b)])
