@@ -1,6 +1,6 @@
 """Whole rounds read from photos composed of real tile pixels, by layout (issue 22).
 
-    python bench/real_pixel_rounds.py [N] [--seed S] [--source DIR] [--save DIR]
+    python bench/real_pixel_rounds.py [N] [--seed S] [--source DIR] [--save DIR] [--before] [--per-split K]
 
 Each photo is a random winning round (0–2 melds: 吃, 碰, 明杠 with its fourth tile sideways, stacked
 or set apart, 暗杠 with the backs outside or in the middle; the indicator alone above, below, left or
@@ -19,6 +19,7 @@ right and the share whose round settles as the truth does (the bench of `assign_
 winner self-draws, the other seats hold one 副精); then why the wrong ones are wrong (a tile the
 detector missed, a box too many, a tile misread, or every tile right and the layout wrong; and which
 part of the round is wrong), and the median time of a read (detector + layout, as `jingsuan read`).
+`--before` also reads every photo as the reader did before issue 22, for the same figures side by side.
 """
 
 from __future__ import annotations
@@ -111,27 +112,30 @@ def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return ix * iy / union if union > 0 else 0.0
 
 
-def failure_kind(boxes: list[tuple[tuple[float, ...], str]], dets: list[Any]) -> str:
-    """Why a photo was read wrong: a tile missed, a box too many, a tile misread, or the layout."""
+def failure_kind(boxes: list[tuple[tuple[float, ...], str]], part: dict[str, Any]) -> str:
+    """Why a photo was read wrong, from the boxes its reading used (`jing_marks`): a tile missed, a box
+    too many, a tile misread (after the legal-round decoding), or every tile right and the layout wrong."""
+    used_boxes = [(tuple(m["box"]), m["tile"]) for m in part["jing_marks"]]
     used: set[int] = set()
     missed = misread = 0
     for box, code in boxes:
-        best = max(((i, _iou(box, d.box)) for i, d in enumerate(dets) if i not in used), key=lambda x: x[1],
+        best = max(((i, _iou(box, b)) for i, (b, _) in enumerate(used_boxes) if i not in used), key=lambda x: x[1],
                    default=(None, 0.0))
         if best[0] is None or best[1] < 0.4:
             missed += 1
             continue
         used.add(best[0])
-        misread += dets[best[0]].tile != code
+        misread += used_boxes[best[0]][1] != code
     if missed:
         return "missed tile"
-    if len(dets) > len(used):
+    if len(used_boxes) > len(used):
         return "extra box"
     return "misread tile" if misread else "layout"
 
 
-def banks_by_split(source: Path, work: Path, seed: int) -> dict[str, list[Any]]:
-    """The crop banks of each split (shoots with enough crops), from a cleaned copy of `valid`."""
+def banks_by_split(source: Path, work: Path, seed: int, per_split: int | None = None) -> dict[str, list[Any]]:
+    """The crop banks of each split (shoots with enough crops), from a cleaned copy of `valid`
+    (`per_split`: at most that many photos of each split, spread over it)."""
     from vision.datasets.convert import import_yolo_dataset
     from vision.datasets.yolo import image_files, unseen_families
     from vision.reader.detector import get_detector
@@ -148,6 +152,8 @@ def banks_by_split(source: Path, work: Path, seed: int) -> dict[str, list[Any]]:
     photos = image_files(valid)
     out = {}
     for name, chosen in (("tuning", [p for p in photos if p not in unseen]), ("held-out", sorted(unseen))):
+        if per_split and len(chosen) > per_split:
+            chosen = chosen[:: -(-len(chosen) // per_split)]
         banks = build_banks(chosen, seed, tiles_in)
         out[name] = [b for b in banks.values()
                      if len(b.kinds) >= MIN_KINDS and sum(map(len, b.crops.values())) >= MIN_CROPS]
@@ -175,63 +181,71 @@ def default_reader(legacy: bool = False) -> Callable[[Any], tuple[list[Any], dic
     return read
 
 
-def run(n: int, seed: int, source: Path, save: Path | None = None,
-        reader: Callable[[Any], tuple[list[Any], dict[str, Any], float]] | None = None) -> dict[tuple[str, str], Tally]:
-    """Compose and read `n` photos per layout and split; the tallies by (split, layout)."""
+Reader = Callable[[Any], tuple[list[Any], dict[str, Any], float]]
+
+
+def run(n: int, seed: int, source: Path, save: Path | None = None, readers: dict[str, Reader] | None = None,
+        per_split: int | None = None) -> dict[str, dict[tuple[str, str], Tally]]:
+    """Compose `n` photos per layout and split and read each with every reader; tallies by reader and
+    (split, layout), the median read time under (\"all\", \"time\")."""
     from vision.training.synth.composed import LAYOUTS, compose
 
-    read = reader or default_reader()
-    tallies: dict[tuple[str, str], Tally] = {}
-    times: list[float] = []
+    readers = readers or {"now": default_reader()}
+    out: dict[str, dict[tuple[str, str], Tally]] = {name: {} for name in readers}
+    times: dict[str, list[float]] = {name: [] for name in readers}
     with tempfile.TemporaryDirectory() as tmp:
-        banks = banks_by_split(source, Path(tmp) / "cleaned", seed)
+        banks = banks_by_split(source, Path(tmp) / "cleaned", seed, per_split)
     for split in SPLITS:
         for layout in LAYOUTS:
             rng = random.Random(f"{seed}-{split}-{layout}")
-            tally = tallies.setdefault((split, layout), Tally())
             for i in range(n):
                 bank = rng.choices(banks[split], [sum(map(len, b.crops.values())) ** 0.5 for b in banks[split]])[0]
                 photo = compose(bank, rng, layout=layout)
-                dets, part, seconds = read(photo.image)
-                times.append(seconds)
                 truth = photo.truth.round_part()
-                bad = wrong_parts(truth, part)
-                tally.photos += 1
-                tally.right += not bad
-                tally.settled += settles_equal(truth, part)
-                if bad:
-                    tally.kinds[failure_kind(photo.boxes, dets)] += 1
-                    tally.parts.update(bad)
-                    tally.tags_wrong.update(photo.tags)
+                for name, read in readers.items():
+                    _, part, seconds = read(photo.image)
+                    times[name].append(seconds)
+                    bad = wrong_parts(truth, part)
+                    tally = out[name].setdefault((split, layout), Tally())
+                    tally.photos += 1
+                    tally.right += not bad
+                    tally.settled += settles_equal(truth, part)
+                    if bad:
+                        tally.kinds[failure_kind(photo.boxes, part)] += 1
+                        tally.parts.update(bad)
+                        tally.tags_wrong.update(photo.tags)
                 if save is not None:
                     import cv2
 
                     save.mkdir(parents=True, exist_ok=True)
-                    name = f"{split}_{layout}_{i:03d}{'' if not bad else '_' + '-'.join(bad)}.jpg"
-                    cv2.imwrite(str(save / name), photo.image[..., ::-1])
-    tallies[("all", "time")] = Tally(photos=len(times), right=round(1000 * statistics.median(times)) if times else 0)
-    return tallies
+                    cv2.imwrite(str(save / f"{split}_{layout}_{i:03d}.jpg"), photo.image[..., ::-1])
+    for name in readers:
+        t = times[name]
+        out[name][("all", "time")] = Tally(photos=len(t), right=round(1000 * statistics.median(t)) if t else 0)
+    return out
 
 
-def report(tallies: dict[tuple[str, str], Tally]) -> list[str]:
-    """The printed figures."""
-    lines = [f"{'split':9s} {'layout':9s} {'whole round':>12s} {'settled equal':>14s}  photos   wrong: why / which part"]
+def report(tallies: dict[tuple[str, str], Tally], name: str = "") -> list[str]:
+    """The printed figures of one reader."""
+    head = f"{name}: " if name else ""
+    lines = [f"{head}{'split':9s} {'layout':9s} {'whole round':>12s} {'settled equal':>14s}  photos   "
+             "wrong: why / which part"]
     for (split, layout), t in tallies.items():
         if split == "all":
             continue
         why = ", ".join(f"{k} {v}" for k, v in t.kinds.most_common()) or "-"
         parts = ", ".join(f"{k} {t.parts[k]}" for k in PARTS if t.parts[k]) or "-"
-        lines.append(f"{split:9s} {layout:9s} {100 * t.right / max(t.photos, 1):11.1f} % "
+        lines.append(f"{head}{split:9s} {layout:9s} {100 * t.right / max(t.photos, 1):11.1f} % "
                      f"{100 * t.settled / max(t.photos, 1):12.1f} %  {t.photos:6d}   {why} / {parts}")
     for split in SPLITS:
-        tags = Counter()
+        tags: Counter = Counter()
         for (s, _), t in tallies.items():
             if s == split:
                 tags.update(t.tags_wrong)
         if tags:
-            lines.append(f"{split} wrong photos hold: " + ", ".join(f"{k} {v}" for k, v in tags.most_common()))
+            lines.append(f"{head}{split} wrong photos hold: " + ", ".join(f"{k} {v}" for k, v in tags.most_common()))
     t = tallies[("all", "time")]
-    lines.append(f"read time per photo (detector + layout, as jingsuan read): median {t.right} ms over {t.photos} photos")
+    lines.append(f"{head}read time per photo (detector + layout, as jingsuan read): median {t.right} ms over {t.photos} photos")
     return lines
 
 
@@ -240,7 +254,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("n", nargs="?", type=int, default=30, help="photos per layout and split (default 30)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--source", default=str(DEFAULT_SOURCE), help="CMD v4 (its train/ and valid/)")
-    ap.add_argument("--save", help="also write each composed photo here (name ends with the parts read wrong)")
+    ap.add_argument("--save", help="also write each composed photo here")
+    ap.add_argument("--before", action="store_true",
+                    help="also read each photo as before issue 22 (one detection at 0.25, its layout)")
+    ap.add_argument("--per-split", type=int, help="crop from at most this many photos of each split (quick runs)")
     args = ap.parse_args(argv)
     source = Path(args.source)
     if not (source / "valid").is_dir() or not (source / "train").is_dir():
@@ -248,8 +265,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"real-pixel rounds: {args.n} photos per layout and split, seed {args.seed} "
           "(target: whole round ≥ 95 % on each layout of the tuning split)", flush=True)
-    for line in report(run(args.n, args.seed, source, Path(args.save) if args.save else None)):
-        print(line, flush=True)
+    readers = {"now": default_reader()}
+    if args.before:
+        readers["before"] = default_reader(legacy=True)
+    results = run(args.n, args.seed, source, Path(args.save) if args.save else None, readers, args.per_split)
+    for name, tallies in results.items():
+        for line in report(tallies, name if args.before else ""):
+            print(line, flush=True)
     return 0
 
 
