@@ -15,6 +15,8 @@ import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from vision.training.config import DEFAULTS
+
 #: Fonts tried, in order, as the stand-in for ultralytics' Arial.ttf (only used to draw plots).
 FONT_CANDIDATES: tuple[str, ...] = (
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -81,27 +83,27 @@ def prepare_offline(threads: int | None = None) -> int:
 
 @dataclass
 class TrainConfig:
-    """One training run (ultralytics arguments that matter here)."""
+    """One training run (ultralytics arguments that matter here); defaults from `config.DEFAULTS`."""
 
     data: str
-    model: str = "yolov8n.yaml"
-    imgsz: int = 416
-    epochs: int = 12
-    batch: int = 16
-    project: str = "runs/detect"
-    name: str = "tiles"
-    workers: int = 2
-    close_mosaic: int = 3
-    patience: int = 50
+    model: str = DEFAULTS.model
+    imgsz: int = DEFAULTS.imgsz
+    epochs: int = DEFAULTS.epochs
+    batch: int = DEFAULTS.batch
+    project: str = DEFAULTS.project
+    name: str = DEFAULTS.name
+    workers: int = DEFAULTS.workers
+    close_mosaic: int = DEFAULTS.close_mosaic
+    patience: int = DEFAULTS.patience
     cache: bool | str = False
     plots: bool = False
-    seed: int = 0
+    seed: int = DEFAULTS.seed
     fliplr: float = 0.0  # a mirrored tile is not a tile (7s/9s, characters)
     degrees: float = 5.0
     exist_ok: bool = True
     time: float | None = None  # hours; when set, ultralytics fits the epochs (and LR schedule) into it
     single_cls: bool = False  # find tiles only (class `item`); the crop classifier names them
-    device: str = "cpu"  # "cpu", or a CUDA device index such as "0" for a run on a lent GPU machine
+    device: str = DEFAULTS.device  # "cpu", or a CUDA device index such as "0" for a run on a lent GPU machine
 
 
 def train(cfg: TrainConfig) -> Path:
