@@ -15,7 +15,7 @@ import streamlit as st
 
 from app import tile_edit as edit
 from app.tile_edit import HAND, INDICATOR, WIN, Slot
-from app.widgets.tiles import PhotoBox, palette, photo_boxes, tile_row
+from app.widgets.tiles import PhotoBox, face_variables_css, inject_css, palette, photo_boxes, tile_row
 from scoring.tiles import BACK_CODE, tile
 
 PICK_KEY = "tile_pick"
@@ -23,7 +23,7 @@ ADD = Slot("add")
 ROW_KEY = "readrow"
 
 TEXT: dict[str, tuple[str, str]] = {
-    "hint_photo": ("点照片上的牌或下面的牌来改正；红虚线框＝认得不确定。", "Tap a tile on the photo or below to fix it; dashed red = unsure."),
+    "hint_photo": ("点照片上或下面的牌来改；红虚线＝没认准", "Tap a tile on the photo or below to fix it; dashed red = unsure"),
     "hint_hand": ("点牌面把牌加进手牌；点手牌里的一张再点牌面来换掉它。", "Tap tiles to add them; tap a hand tile, then a tile, to replace it."),
     "picked": ("第 {n} 张：{name}，换成哪张？", "Tile {n}: {name} — replace with?"),
     "picked_win": ("胡的那张：{name}，换成哪张？", "Winning tile: {name} — replace with?"),
@@ -77,6 +77,7 @@ def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, 
                    clear: tuple[str, Callable[[], None]] | None = None) -> None:
     """The photo (when there is one), the row, and the tools for the picked tile; `clear` = (label, callback)
     adds a 清空 button (key clear_hand) beside 加一张."""
+    inject_css(face_variables_css())  # once per run: the rows and the palette below refer to it
     tiles = edit.row(draft.hand, entries)
     reading = getattr(draft, "reading", None)
     detections = list(getattr(reading, "detections", None) or [])
@@ -119,6 +120,7 @@ def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, 
         unsure=[i for i, t in enumerate(shown) if t.slot in unsure],
         marks={i: say("win_tag" if t.slot.kind == WIN else "ind_tag", lang) for i, t in enumerate(shown)
                if t.slot.kind in (WIN, INDICATOR)},
+        faces_css=False,
     )
     st.caption(say("count", lang, n=len(draft.hand), m=winner_melds(draft.melds, entries)))
     opened = palette_open(draft, entries)
@@ -143,8 +145,8 @@ def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, 
 
     if alternatives:
         st.caption(say("maybe", lang))
-        tile_row(alternatives, key="alts", label=label, on_tap=lambda i: put(alternatives[i]))
-    palette(key="pal", label=label, on_pick=put)
+        tile_row(alternatives, key="alts", label=label, on_tap=lambda i: put(alternatives[i]), faces_css=False)
+    palette(key="pal", label=label, on_pick=put, faces_css=False)
 
 
 def row_key(slot: Slot) -> str:

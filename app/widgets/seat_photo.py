@@ -67,10 +67,15 @@ def seat_photo_part(
     lang: str,
     upload_gen: int = 0,
     read: Callable[[bytes, str], tuple[SeatJing, list[Any]]] = read_seat_photo,
+    framed: bool = True,
 ) -> None:
-    """The expander with the seat picker, the uploader, the counted 精 on the photo and 记入 (use them)."""
+    """The seat picker, the uploader, the counted 精 on the photo and 记入 (use them): in an expander of
+    its own, or (`framed=False`) under a caption inside the caller's expander."""
     ss = st.session_state
-    with st.expander(say("title", lang), expanded=bool(readings())):
+    frame = st.expander(say("title", lang), expanded=bool(readings())) if framed else st.container(key="seat_photo")
+    if not framed:
+        frame.caption(say("title", lang))
+    with frame:
         if not indicator:
             st.caption(say("need_indicator", lang))
             return

@@ -86,11 +86,13 @@ def tile_row(
     unsure: Collection[int] = (),
     marks: Mapping[int, str] | None = None,
     keys: Sequence[str] | None = None,
+    faces_css: bool = True,
 ) -> None:
-    """A wrapping row of tile pictures; button i (key `keys[i]`, else `{key}_{i}`) calls `on_tap(i)`."""
+    """A wrapping row of tile pictures; button i (key `keys[i]`, else `{key}_{i}`) calls `on_tap(i)`.
+    `faces_css=False` when the caller already put `face_variables_css()` on the page in this run."""
     keys = list(keys) if keys is not None else [f"{key}_{i}" for i in range(len(codes))]
     inject_css(
-        face_variables_css()
+        (face_variables_css() if faces_css else "")
         + tile_buttons_css(
             key,
             dict(zip(keys, codes)),
@@ -110,10 +112,11 @@ def palette(
     label: Callable[[str], str],
     on_pick: Callable[[str], None],
     codes: Sequence[str] = ALL_FACES[:34],
+    faces_css: bool = True,
 ) -> None:
-    """All tile pictures to choose from; button `{key}_{code}` calls `on_pick(code)`."""
+    """All tile pictures to choose from; button `{key}_{code}` calls `on_pick(code)` (`faces_css` as in tile_row)."""
     keys = {f"{key}_{code}": code for code in codes}
-    inject_css(face_variables_css() + tile_buttons_css(key, keys))
+    inject_css((face_variables_css() if faces_css else "") + tile_buttons_css(key, keys))
     with st.container(key=key, horizontal=True, gap="xxsmall"):
         for k, code in keys.items():
             st.button(label(code), key=k, on_click=on_pick, args=(code,), width="content")
