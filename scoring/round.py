@@ -181,7 +181,7 @@ def _meld(seat: str, raw: Any, opts: ChongguanOptions, jing: tuple[Tile, Tile]) 
     from_seat = None
     if kind != "angang":
         if raw.get("from") is None:
-            raise RoundError(f"{who}「{name}」缺少 from（从哪家拿的牌）", f"{seat}: {kind} needs `from`")
+            raise RoundError(f"{who}「{name}」是谁打出的牌？请说明来自哪一家（from）", f"{seat}: {kind} needs `from`")
         from_seat = _seat(raw.get("from"), f"{who}的 from")
         if from_seat == seat:
             raise RoundError(f"{who}「{name}」不能从自己拿牌", f"{seat}: {kind} cannot be claimed from oneself")
@@ -207,14 +207,14 @@ def _jing_count(seat: str, raw: Any) -> JingCount:
     cf = raw.get("claimed_from")
     if cf is not None:
         if not isinstance(cf, dict):
-            raise RoundError(f"{SEAT_ZH[seat]}家的 claimed_from 必须是 {{座位: {{zheng, fu}}}}", f"{seat}: bad claimed_from")
+            raise RoundError(f"{SEAT_ZH[seat]}家吃碰别家的精要写成 {{座位: {{zheng, fu}}}}（claimed_from）", f"{seat}: bad claimed_from")
         for other, c in cf.items():
             o = _seat(other, f"{SEAT_ZH[seat]}家 claimed_from 的座位")
             if o == seat or not isinstance(c, dict):
-                raise RoundError(f"{SEAT_ZH[seat]}家的 claimed_from 无效", f"{seat}: bad claimed_from entry {other!r}")
+                raise RoundError(f"{SEAT_ZH[seat]}家吃碰别家的精写得不对（claimed_from）", f"{seat}: bad claimed_from entry {other!r}")
             claims[o] = (_count(c.get("zheng"), "claimed_from.zheng"), _count(c.get("fu"), "claimed_from.fu"))
         if sum(z for z, _ in claims.values()) > zheng or sum(f for _, f in claims.values()) > fu:
-            raise RoundError(f"{SEAT_ZH[seat]}家 claimed_from 的精比总数还多", f"{seat}: claimed_from exceeds the count")
+            raise RoundError(f"{SEAT_ZH[seat]}家吃碰别家的精比他的精总数还多", f"{seat}: claimed_from exceeds the count")
     return JingCount(zheng, fu, claims, cf is not None)
 
 

@@ -133,7 +133,7 @@ def settle_jing(r: Round, s: Settlement, tallies: dict[str, JingTally], include_
             continue
         providers = bao_providers(t, opts.bao_condition) if label == "jing" else []
         if not t.claims_known and (t.chongguan or t.bajing):
-            s.warnings.append(f"{SEAT_ZH[seat]}家的精数没有给出 claimed_from，无法判断包精")
+            s.warnings.append(f"没说{SEAT_ZH[seat]}家的精里有几张是吃碰别家打出的，无法判断包精")
         if providers:
             amount = 3 * t.value
             if opts.bao_split == "by_points":

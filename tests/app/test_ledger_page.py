@@ -85,3 +85,30 @@ def test_the_chart_gives_each_seat_its_own_colour(data_dir: Path) -> None:  # no
     spec = chart.proto.spec
     assert len(set(SEAT_COLOURS)) == 4
     assert all(c in spec for c in SEAT_COLOURS), spec[:400]
+
+
+def a_round(**w_extra: object) -> dict:
+    """西 wins by self-draw; 东 holds four 正精 (a 冲关)."""
+    return {
+        "rules": "xingguo", "dealer": "E", "indicator": "4z",
+        "players": {"E": {"jing": {"zheng": 4, "fu": 0}}, "S": {"jing": {"zheng": 0, "fu": 0}},
+                    "W": {"hand": "123m456m789m123p5s", **w_extra}, "N": {"jing": {"zheng": 0, "fu": 0}}},
+        "win": {"seat": "W", "tile": "5s", "from": "self"},
+    }  # fmt: skip
+
+
+def test_a_peng_without_its_discarder_is_asked_in_player_words(data_dir: Path) -> None:  # noqa: F811
+    _, ids = seed(data_dir)
+    doc = a_round(hand="123m456m789m5s", melds=[{"type": "peng", "tiles": "777p"}])
+    at = ledger_page(data_dir)
+    at.text_area(key=f"edit_json_{ids[0]}").input(json.dumps(doc)).run()
+    at.button(key="edit_save").click().run()
+    (err,) = [e.value for e in at.error]
+    assert "这一局无法结算" in err and "是谁打出的牌" in err and "缺少" not in err
+
+
+def test_an_unknown_jing_claim_is_said_without_field_names() -> None:
+    import scoring
+
+    (warning,) = scoring.settle(a_round()).warnings
+    assert "无法判断包精" in warning and "claimed_from" not in warning
