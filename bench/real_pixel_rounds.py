@@ -1,6 +1,6 @@
 """Whole rounds read from photos composed of real tile pixels, by layout (issue 22).
 
-    python bench/real_pixel_rounds.py [N] [--seed S] [--source DIR] [--save DIR] [--before] [--per-split K]
+    python bench/real_pixel_rounds.py [N] [--seed S] [--source DIR] [--save DIR] [--single-pass] [--per-split K]
 
 Each photo is a random winning round (0–2 melds: 吃, 碰, 明杠 with its fourth tile sideways, stacked
 or set apart, 暗杠 with the backs outside or in the middle; the indicator alone above, below, left or
@@ -19,7 +19,8 @@ right and the share whose round settles as the truth does (the bench of `assign_
 winner self-draws, the other seats hold one 副精); then why the wrong ones are wrong (a tile the
 detector missed, a box too many, a tile misread, or every tile right and the layout wrong; and which
 part of the round is wrong), and the median time of a read (detector + layout, as `jingsuan read`).
-`--before` also reads every photo as the reader did before issue 22, for the same figures side by side.
+`--single-pass` also reads every photo with one detection at 0.25 and no second look at weak boxes (the
+detector's part as before issue 22), for the same figures side by side.
 """
 
 from __future__ import annotations
@@ -160,9 +161,9 @@ def banks_by_split(source: Path, work: Path, seed: int, per_split: int | None = 
     return out
 
 
-def default_reader(legacy: bool = False) -> Callable[[Any], tuple[list[Any], dict[str, Any], float]]:
-    """`jingsuan read` on an RGB array: (detections, round part, seconds); `legacy`: one detection at the
-    threshold and its layout (the reader before issue 22)."""
+def default_reader(single_pass: bool = False) -> Callable[[Any], tuple[list[Any], dict[str, Any], float]]:
+    """`jingsuan read` on an RGB array: (detections, round part, seconds); `single_pass`: one detection at
+    the threshold and its layout, no second look at weak boxes (the detector's part as before issue 22)."""
     from vision.reader.detector import CONF_THRESHOLD, get_detector
     from vision.reader.layout import assign, read_layout
 
@@ -171,7 +172,7 @@ def default_reader(legacy: bool = False) -> Callable[[Any], tuple[list[Any], dic
     def read(image: Any) -> tuple[list[Any], dict[str, Any], float]:
         t0 = time.perf_counter()
         size = (image.shape[1], image.shape[0])
-        if legacy:
+        if single_pass:
             dets = detector(image, conf=CONF_THRESHOLD)
             a = assign(dets, image_size=size)
         else:
@@ -187,7 +188,7 @@ Reader = Callable[[Any], tuple[list[Any], dict[str, Any], float]]
 def run(n: int, seed: int, source: Path, save: Path | None = None, readers: dict[str, Reader] | None = None,
         per_split: int | None = None) -> dict[str, dict[tuple[str, str], Tally]]:
     """Compose `n` photos per layout and split and read each with every reader; tallies by reader and
-    (split, layout), the median read time under (\"all\", \"time\")."""
+    (split, layout), the median read time (ms) under ("all", "time")."""
     from vision.training.synth.composed import LAYOUTS, compose
 
     readers = readers or {"now": default_reader()}
@@ -215,13 +216,20 @@ def run(n: int, seed: int, source: Path, save: Path | None = None, readers: dict
                         tally.parts.update(bad)
                         tally.tags_wrong.update(photo.tags)
                 if save is not None:
+                    import json
+
                     import cv2
 
                     save.mkdir(parents=True, exist_ok=True)
-                    cv2.imwrite(str(save / f"{split}_{layout}_{i:03d}.jpg"), photo.image[..., ::-1])
+                    name = f"{split}_{layout}_{i:03d}.jpg"
+                    cv2.imwrite(str(save / name), photo.image[..., ::-1])
+                    with (save / "truth.jsonl").open("a", encoding="utf-8") as f:
+                        f.write(json.dumps({"photo": name, "split": split, "layout": layout, **truth}) + "\n")
     for name in readers:
         t = times[name]
         out[name][("all", "time")] = Tally(photos=len(t), right=round(1000 * statistics.median(t)) if t else 0)
+        half = len(t) // 2  # the tuning split's photos come first
+        out[name][("tuning", "time")] = Tally(photos=half, right=round(1000 * statistics.median(t[:half])) if half else 0)
     return out
 
 
@@ -231,7 +239,7 @@ def report(tallies: dict[tuple[str, str], Tally], name: str = "") -> list[str]:
     lines = [f"{head}{'split':9s} {'layout':9s} {'whole round':>12s} {'settled equal':>14s}  photos   "
              "wrong: why / which part"]
     for (split, layout), t in tallies.items():
-        if split == "all":
+        if split == "all" or layout == "time":
             continue
         why = ", ".join(f"{k} {v}" for k, v in t.kinds.most_common()) or "-"
         parts = ", ".join(f"{k} {t.parts[k]}" for k in PARTS if t.parts[k]) or "-"
@@ -244,8 +252,9 @@ def report(tallies: dict[tuple[str, str], Tally], name: str = "") -> list[str]:
                 tags.update(t.tags_wrong)
         if tags:
             lines.append(f"{head}{split} wrong photos hold: " + ", ".join(f"{k} {v}" for k, v in tags.most_common()))
-    t = tallies[("all", "time")]
-    lines.append(f"{head}read time per photo (detector + layout, as jingsuan read): median {t.right} ms over {t.photos} photos")
+    t, tt = tallies[("all", "time")], tallies[("tuning", "time")]
+    lines.append(f"{head}read time per photo (detector + layout, as jingsuan read): median {t.right} ms over {t.photos} photos "
+                 f"({tt.right} ms over the tuning split's {tt.photos})")
     return lines
 
 
@@ -254,9 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("n", nargs="?", type=int, default=30, help="photos per layout and split (default 30)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--source", default=str(DEFAULT_SOURCE), help="CMD v4 (its train/ and valid/)")
-    ap.add_argument("--save", help="also write each composed photo here")
-    ap.add_argument("--before", action="store_true",
-                    help="also read each photo as before issue 22 (one detection at 0.25, its layout)")
+    ap.add_argument("--save", help="also write each composed photo here, and its round in truth.jsonl")
+    ap.add_argument("--single-pass", action="store_true",
+                    help="also read each photo with one detection at 0.25 and no held-back boxes (as before issue 22)")
     ap.add_argument("--per-split", type=int, help="crop from at most this many photos of each split (quick runs)")
     args = ap.parse_args(argv)
     source = Path(args.source)
@@ -266,11 +275,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"real-pixel rounds: {args.n} photos per layout and split, seed {args.seed} "
           "(target: whole round ≥ 95 % on each layout of the tuning split)", flush=True)
     readers = {"now": default_reader()}
-    if args.before:
-        readers["before"] = default_reader(legacy=True)
+    if args.single_pass:
+        readers["single-pass"] = default_reader(single_pass=True)
     results = run(args.n, args.seed, source, Path(args.save) if args.save else None, readers, args.per_split)
     for name, tallies in results.items():
-        for line in report(tallies, name if args.before else ""):
+        for line in report(tallies, name if args.single_pass else ""):
             print(line, flush=True)
     return 0
 

@@ -25,12 +25,12 @@ def test_the_bench_prints_its_figures_by_split_and_layout(capsys: pytest.Capture
     bench = _bench()
     if not (bench.DEFAULT_SOURCE / "valid").is_dir():
         pytest.skip(f"CMD v4 is not at {bench.DEFAULT_SOURCE}")
-    assert bench.main(["1", "--per-split", "25", "--before"]) == 0
+    assert bench.main(["1", "--per-split", "25", "--single-pass"]) == 0
     out = capsys.readouterr().out
     for split in ("tuning", "held-out"):
         for layout in ("two_rows", "one_row"):
             assert any(line.startswith(f"now: {split:9s} {layout}") and "%" in line for line in out.splitlines())
-    assert "now: read time per photo" in out and "before: read time per photo" in out
+    assert "now: read time per photo" in out and "single-pass: read time per photo" in out
 
 
 def test_a_wrong_reading_names_the_parts_it_got_wrong() -> None:

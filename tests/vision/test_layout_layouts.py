@@ -153,3 +153,19 @@ def test_decoding_adds_little_time_to_a_read() -> None:
     t = time.perf_counter()
     assign(dets)
     assert time.perf_counter() - t < 0.25  # the worst case (nothing legal: every choice tried) on a slow CI core
+
+
+def test_a_kong_with_its_fourth_tile_stacked_on_the_middle_one_is_a_kong() -> None:
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    dets = lay([[["3z"]], [hand, ["1z"], ["5s", "5s", "5s"]]])
+    x1, y1, x2, y2 = dets[-2].box  # the middle tile of the three: the stacked pair shows taller
+    dets[-2] = Detection((x1, y1 - 0.4 * TH, x2, y2), "5s", 0.9, (("5s", 0.97),))
+    a = assign(dets)
+    assert melds(a) == [("gang", "5555s")] and a.win_tile == "1z" and "kong_stacked" in codes(a)
+
+
+def test_a_pung_tile_read_face_down_is_read_as_its_face_when_only_that_makes_a_win() -> None:
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    sure = {"back@14": (("back", 0.7), ("5z", 0.2), ("3p", 0.01))}
+    a = assign(lay([[["3z"]], [hand, ["1z"]], [["5z", "back", "5z"]]], sure=sure))
+    assert melds(a) == [("peng", "555z")] and "legal_fix" in codes(a)

@@ -170,16 +170,22 @@ def assign(
 def read_layout(detect_at: Callable[[float], list[Detection]], conf: float, image_size: tuple[int, int] | None = None,
                 indicator: str | None = None) -> tuple[list[Detection], Assignment]:
     """The detections and layout of a photo, `detect_at(conf)` giving its detections at a threshold: read at
-    `conf`; when that round does not add up or is no win, the photo is detected again down to WEAK_FLOOR and
-    read with the boxes under `conf` held back (`assign(sure_above=conf)`), so a barely-seen tile is taken
-    in only when the round needs it. A photo that reads well costs one detection, as before."""
+    `conf`; when that round lacks a tile or its indicator (`_short`), the photo is detected again down to
+    WEAK_FLOOR and read with the boxes under `conf` held back (`assign(sure_above=conf)`), so a barely-seen
+    tile is taken in only when the round needs it. Any other photo costs one detection, as before."""
     dets = detect_at(conf)
     first = assign(dets, image_size, indicator)
-    if not _troubled(first) or conf <= WEAK_FLOOR:
+    if not _short(first) or conf <= WEAK_FLOOR:
         return dets, first
     more = detect_at(WEAK_FLOOR)
     second = assign(more, image_size, indicator, sure_above=conf)
     return (more, second) if not _troubled(second) else (dets, first)
+
+
+def _short(a: Assignment) -> bool:
+    """The reading lacks a tile (fewer than 14 with the melds) or its indicator: a box may have scored low."""
+    n = len(a.hand) + (1 if a.win_tile else 0) + 3 * len(a.melds)
+    return n < 14 or a.indicator is None
 
 
 def _assign_any(dets: list[Detection], given: str | None) -> Assignment:

@@ -7,7 +7,8 @@ codes with their probabilities. `decode` picks the hypothesis and codes of least
 *legal* round (`is_legal`):
 
 - the counts: concealed tiles + winning tile = 14 − 3 × melds;
-- every meld valid (吃 a run, 碰 three alike, ``three`` either of them, 杠 four alike, 暗杠 its faces alike);
+- every meld valid (吃 a run, 碰 three alike, ``three`` either of them, 杠 four alike (``gang3``: three
+  seen, the fourth stacked), 暗杠 its faces alike);
 - no tile more than 4 times, counting the indicator and every meld (a kong holds four);
 - the winner's 14 tiles make a winning shape of the rules (`scoring.shapes`: 平胡, 小七对, 大七对,
   十三烂, 七星; 精 wild as the options say, or 德国 with no 精 used); a 精 that won may be wild
@@ -43,7 +44,7 @@ MAX_STEP = 5.0
 MAX_CHECKS = 1000
 CONCEALED_ONLY = frozenset({"xiaoqi", "shisanlan", "qixing"})
 SHAPES = ("pinghu", "xiaoqi", "daqi", "shisanlan", "qixing")
-MELD_TYPES = ("chi", "peng", "three", "gang", "angang")
+MELD_TYPES = ("chi", "peng", "three", "gang", "gang3", "angang")
 
 __all__ = ["Decoded", "Hypothesis", "Slot", "decode", "is_legal"]
 
@@ -147,6 +148,8 @@ def _meld_ok(kind: str, codes: Sequence[str], mixed: bool) -> bool:
         return _meld_ok("chi", codes, mixed) or _meld_ok("peng", codes, mixed)
     if kind == "gang":
         return len(codes) == 4 and len(set(codes)) == 1
+    if kind == "gang3":  # a kong with its fourth tile stacked out of sight
+        return len(codes) == 3 and len(set(codes)) == 1
     return len(set(codes)) <= 1
 
 
@@ -171,8 +174,8 @@ def is_legal(h: Hypothesis, codes: Sequence[str], options: Any = None) -> bool:
             return False
         if not _meld_ok(kind, faces, opts[0]):
             return False
-        if kind in ("gang", "angang") or len(set(faces)) == 1:
-            count[faces[0]] += 4 if kind in ("gang", "angang") else 3
+        if kind in ("gang", "gang3", "angang") or len(set(faces)) == 1:
+            count[faces[0]] += 4 if kind in ("gang", "gang3", "angang") else 3
         else:
             count.update(faces)
     indicators = [h.indicator] if h.indicator else [c for s, c in zip(h.slots, codes) if s.role == "indicator"]

@@ -17,12 +17,14 @@ of least cost (reading + tiles changed from the classifier's first choice) that 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from scoring.tiles import format_tiles, parse_tiles
 from vision.reader.detection import Detection
-from vision.reader.layout.geometry import Group, Placed, gaps
+from vision.reader.layout.geometry import BACK, Group, Placed, gaps
 from vision.reader.layout.legal import Decoded, Hypothesis, Slot, decode
 from vision.reader.layout.melds import classify_meld
 from vision.reader.layout.questions import question, tile_zh
@@ -35,13 +37,21 @@ COSTS = {
     "meld_in_hand_row": 0.2,   # a meld pushed down in the hand row (推倒)
     "melds_left": 0.3,         # … at the left end of it
     "indicator_in_row": 0.8,   # the indicator alone at an end of the hand row
-    "kong_apart": 0.3,         # a kong's fourth tile set slightly apart
+    "kong_apart": 0.3,         # a kong's fourth tile set slightly apart, or stacked
+    "kong_tile_missed": 1.5,   # a 暗杠 of which only three tiles were found
+    "stack_ignored": 1.0,      # three alike with a stacked-looking tile read as a 碰
     "sideways_in_hand": 1.5,   # a concealed tile lying sideways
 }
 #: A kong's fourth tile set apart lies at most this many tile widths from the other three.
 KONG_APART = 0.8
+#: A tile stacked on a kong's middle tile lies shifted across the row by this share of a tile's height,
+#: or its box (the pair) is this much taller than the others.
+STACK_SHIFT = 0.2
+STACK_TALL = 1.2
 #: Readings decoded at most (cheapest first).
 MAX_PLANS = 60
+#: Readings of the other rows tried with each reading of the hand row.
+MAX_OTHER_VARIANTS = 8
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,7 @@ class Unit:
     tiles: tuple[Placed, ...]
     row: int
     merged: bool = False
+    kind: str | None = None  # "stacked": a kong whose fourth tile lies on the middle one; "back_misread"
 
     @property
     def lone(self) -> bool:
@@ -115,9 +126,28 @@ def row_units(groups: Sequence[Group], width: float) -> list[list[Unit]]:
             variants = [*[[*v, merged] for v in variants], *[[*v, unit, Unit(tuple(nxt.tiles), g.row)] for v in variants]]
             i += 2
             continue
-        variants = [[*v, unit] for v in variants]
+        alt = _other_reading(g.tiles)
+        variants = [*[[*v, unit] for v in variants], *([[*v, replace(unit, kind=alt)] for v in variants] if alt else [])]
         i += 1
     return variants[:8]
+
+
+def _other_reading(tiles: Sequence[Placed]) -> str | None:
+    """A group of three that may be read another way: 'stacked' (three alike, one of them shifted across
+    the row or taller: a kong's fourth tile lies on it) or 'back_misread' (one face-down box the
+    classifier also sees a face in: a pung, not a kong with a tile missing)."""
+    if len(tiles) != 3:
+        return None
+    backs = [p for p in tiles if not p.face_up]
+    if len(backs) == 1 and any(c != BACK for c, _ in backs[0].det.alternatives[1:]):
+        return "back_misread"
+    if backs or not all(_alike(tiles[0], p) for p in tiles[1:]):
+        return None
+    across = sorted(p.across for p in tiles)
+    vs = sorted(p.v for p in tiles)
+    shifted = any(abs(p.v - vs[1]) > STACK_SHIFT * across[1] for p in tiles)
+    tall = across[-1] > STACK_TALL * across[1]
+    return "stacked" if shifted or tall else None
 
 
 def _kong_apart(three: Sequence[Placed], one: Sequence[Placed], width: float) -> bool:
@@ -131,7 +161,11 @@ def _kong_apart(three: Sequence[Placed], one: Sequence[Placed], width: float) ->
 
 
 def _meld_type(u: Unit) -> str | None:
-    """The meld a unit can be: 暗杠 (backs), 杠 (four), chi/peng (three faces), or None."""
+    """The meld a unit can be: 暗杠 (backs), 杠 (four, or three with one stacked), chi/peng (three faces), or None."""
+    if u.kind == "stacked":
+        return "gang3"
+    if u.kind == "back_misread":
+        return "three"
     if u.backs:
         return "angang" if len(u.tiles) in (3, 4) and u.backs < len(u.tiles) or len(u.tiles) == 4 else None
     return {3: "three", 4: "gang"}.get(len(u.tiles))
@@ -143,14 +177,18 @@ def plans(rows_units: Sequence[Sequence[list[Unit]]], hand_row: int | None, give
         for units in variants:
             if sum(p.face_up for u in units for p in u.tiles) < 2:
                 continue
-            base = 0.0 if r == hand_row else COSTS["other_hand_row"]
-            others = [vs[0] for k, vs in enumerate(rows_units) if k != r]
+            base = (0.0 if r == hand_row else COSTS["other_hand_row"]) + _variant_cost(units)
+            other_rows = [vs for k, vs in enumerate(rows_units) if k != r]
+            rests = [rest for others in itertools.islice(itertools.product(*other_rows), MAX_OTHER_VARIANTS)
+                     if (rest := _other_rows(others)) is not None]
             for roles, cost in _hand_row_readings(units):
-                rest = _other_rows(others)
-                if rest is None:
-                    continue
-                other_roles, other_cost = rest
-                yield from _with_indicator([*roles, *other_roles], base + cost + other_cost, given)
+                for other_roles, other_cost in rests:
+                    yield from _with_indicator([*roles, *other_roles], base + cost + other_cost, given)
+
+
+def _variant_cost(units: Sequence[Unit]) -> float:
+    """What a row's reading costs for setting aside what its tiles show: a stack read as three tiles."""
+    return sum(COSTS["stack_ignored"] for u in units if u.kind is None and _other_reading(u.tiles) == "stacked")
 
 
 def _hand_row_readings(units: Sequence[Unit]) -> Iterator[tuple[list[tuple[Unit, str]], float]]:
@@ -206,7 +244,10 @@ def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Un
 
 def _meld_cost(u: Unit, kind: str) -> float:
     shown = u.backs or any(p.sideways for p in u.tiles)
-    return (0.0 if shown else COSTS["meld_in_hand_row"]) + (COSTS["kong_apart"] if u.merged else 0.0)
+    odd = COSTS["kong_apart"] * (u.merged or u.kind == "stacked")
+    if kind == "angang" and len(u.tiles) == 3:
+        odd += COSTS["kong_tile_missed"]
+    return (0.0 if shown else COSTS["meld_in_hand_row"]) + odd
 
 
 def _other_rows(rows: Sequence[Sequence[Unit]]) -> tuple[list[tuple[Unit, str]], float] | None:
@@ -219,9 +260,10 @@ def _other_rows(rows: Sequence[Sequence[Unit]]) -> tuple[list[tuple[Unit, str]],
         for u in units:
             if u.lone:
                 roles.append((u, "lone"))
-            elif _meld_type(u) is not None:
+            elif (kind := _meld_type(u)) is not None:
                 roles.append((u, "meld"))
-                cost += COSTS["kong_apart"] if u.merged else 0.0
+                cost += _meld_cost(u, kind) - (0.0 if u.backs or any(p.sideways for p in u.tiles)
+                                               else COSTS["meld_in_hand_row"])
             elif len(u.tiles) >= 5:
                 cuts = partition_melds(list(u.tiles)) or partition_melds(list(u.tiles), need_sideways=False)
                 if not cuts:
@@ -232,6 +274,7 @@ def _other_rows(rows: Sequence[Sequence[Unit]]) -> tuple[list[tuple[Unit, str]],
                     start += n
             else:
                 return None
+        cost += _variant_cost(units)
     return roles, cost
 
 
@@ -273,7 +316,7 @@ def hypothesis(plan: Plan, given: str | None) -> tuple[Hypothesis, list[Placed]]
             melds.append(_meld_type(u) or "three")
             hidden.append(u.backs)
         for p in u.tiles:
-            if p.face_up:
+            if p.face_up or u.kind == "back_misread":
                 slots.append(Slot(role, choices(p.det), meld))
                 placed.append(p)
     return Hypothesis(tuple(slots), tuple(melds), tuple(hidden), plan.cost, given), placed
@@ -313,6 +356,11 @@ def _decision(plan: Plan, placed: list[Placed], d: Decoded, given: str | None) -
         g = Group(tiles, u.row, "unknown" if role == "unexplained" else role)
         if role == "meld":
             meld, qs, conf = classify_meld(tiles)
+            if u.kind == "stacked" and meld is not None:
+                code = tiles[0].tile
+                meld = {"type": "gang", "tiles": format_tiles(parse_tiles([code] * 4)), "claimed": code}
+                qs = [question("kong_stacked", f"{tile_zh(code)}看到三张，其中一张上面叠着第四张：按明杠计，请核对",
+                               f"three {code} with a fourth stacked on one: taken as a kong, please check")]
             g.meld, g.confidence = meld, conf
             questions += qs
         elif role == "indicator":
