@@ -12,6 +12,7 @@ file (`<data dir>/logs/cli.log`, which holds the traceback) and exits 1; a close
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -95,11 +96,17 @@ def refusal_text(exc: BaseException, lang: str) -> str:
 
 def quiet_broken_pipe() -> None:
     """After the reader of our output went away: send what is left to /dev/null so exit stays quiet."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def tolerant_streams() -> None:
+    """Output never fails on text a file smuggled in (a lone surrogate from a JSON escape): it is escaped."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -113,6 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from scoring.errors import JingsuanError
 
     argv = list(sys.argv[1:] if argv is None else argv)
+    tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)  # a bad option: argparse prints usage and one line, exit 2
     if not getattr(args, "_run", None):
