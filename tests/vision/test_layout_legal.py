@@ -1,0 +1,62 @@
+"""`vision.reader.layout.legal`: the most probable legal round from the classifier's top choices."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from vision.reader.detection import Detection
+from vision.reader.layout import read_layout
+from vision.reader.layout.legal import Hypothesis, Slot, decode, is_legal
+
+
+def hyp(hand: list[str], win: str, indicator: str, melds: tuple[str, ...] = (), meld_tiles: list[list[str]] = ()) -> Hypothesis:
+    slots = [Slot("hand", ((c, 0.95),)) for c in hand] + [Slot("win", ((win, 0.95),)), Slot("indicator", ((indicator, 0.95),))]
+    slots += [Slot("meld", ((c, 0.95),), i) for i, tiles in enumerate(meld_tiles) for c in tiles]
+    return Hypothesis(tuple(slots), melds, (0,) * len(melds))
+
+
+def test_a_hand_that_wins_only_with_jing_wild_is_legal() -> None:
+    # indicator 5p: 5p (正精) and 6p (副精) are wild, so the 5p stands in for the 3m of 123m
+    h = hyp(["1m", "2m", "5p", "4s", "5s", "6s", "7p", "8p", "9p", "1z", "1z", "1z", "9s"], "9s", "5p")
+    assert is_legal(h, [s.first for s in h.slots])
+    german = hyp(["1m", "2m", "4z", "4s", "5s", "6s", "7p", "8p", "9p", "1z", "1z", "1z", "9s"], "9s", "5p")
+    assert not is_legal(german, [s.first for s in german.slots])
+
+
+def test_a_meld_must_be_valid_and_a_kong_counts_four_copies() -> None:
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    ok = hyp(hand, "1z", "3z", ("gang",), [["5s", "5s", "5s", "5s"]])
+    assert is_legal(ok, [s.first for s in ok.slots])
+    broken = hyp(hand, "1z", "3z", ("peng",), [["5s", "6s", "5s"]])
+    assert not is_legal(broken, [s.first for s in broken.slots])
+    fifth = hyp(hand, "1z", "5s", ("gang",), [["5s", "5s", "5s", "5s"]])  # the indicator would be a fifth 5s
+    assert not is_legal(fifth, [s.first for s in fifth.slots])
+
+
+def test_the_cheaper_of_two_role_readings_that_are_legal_wins_and_none_legal_is_said() -> None:
+    good = hyp(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"], "2z", "3z")
+    odd = replace(good, cost=2.0)
+    d = decode([odd, good])
+    assert d.legal and d.hypothesis == 1 and d.changed == ()
+    bad = hyp(["1m", "4m", "7m", "2p", "5p", "8p", "3s", "6s", "9s", "1z", "1z", "2z", "2z"], "6z", "3z")
+    d = decode([bad])
+    assert not d.legal and d.codes == tuple(s.first for s in bad.slots)
+
+
+def test_a_blank_white_dragon_the_detector_barely_saw_is_taken_in_as_the_indicator() -> None:
+    tw, th = 30.0, 40.0
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "7s", "8s", "9s", "2z", "2z", "2z"]
+    dets = [Detection((10 + i * tw, 100, 10 + (i + 1) * tw, 100 + th), c, 0.9, ((c, 0.97),)) for i, c in enumerate(hand)]
+    dets.append(Detection((10 + 14 * tw, 100, 10 + 15 * tw, 100 + th), "7s", 0.9, (("7s", 0.97),)))
+    blank = Detection((100, 20, 100 + tw, 20 + th), "5z", 0.12, (("5z", 0.95), ("back", 0.02)))  # an empty face
+    seen: list[float] = []
+
+    def detect_at(conf: float) -> list[Detection]:
+        seen.append(conf)
+        return [d for d in [*dets, blank] if d.conf >= conf]
+
+    found, a = read_layout(detect_at, 0.25)
+    assert seen == [0.25, 0.1] and a.indicator == "5z" and a.win_tile == "7s"
+    assert any(q["code"] == "weak_added" and "白" in q["zh"] for q in a.questions)
+    found, a = read_layout(lambda c: [d for d in dets if d.conf >= c] + [Detection((100, 20, 130, 60), "3z", 0.9)], 0.25)
+    assert a.indicator == "3z"  # a photo that reads well is detected once
