@@ -118,8 +118,9 @@ def load_yaml(text: str, name: str = "input") -> Any:
     global _LOADER
     if _LOADER is None:
         _LOADER = _loader_class()
-    loader = _LOADER(text)
+    loader = None
     try:
+        loader = _LOADER(text)  # the reader already refuses control characters
         return loader.get_single_data()
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
@@ -133,7 +134,8 @@ def load_yaml(text: str, name: str = "input") -> Any:
     except (ValueError, RecursionError, OverflowError) as exc:
         raise InputError(f"{name} 不是有效的 JSON/YAML", f"{name} is not valid JSON/YAML: {exc}") from exc
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def load_yaml_file(path: str | Path, max_bytes: int = MAX_TEXT_BYTES) -> Any:
