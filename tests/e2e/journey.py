@@ -15,6 +15,8 @@ from tests.e2e.helpers import wait_for_rerun
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+#: Pause after a tap before looking for the end of the app's rerun.
+SETTLE_MS = 300
 
 #: The element that scrolls: Streamlit's main area when it overflows, else the document.
 SCROLLER_JS = """() => {
@@ -91,8 +93,13 @@ class Journey:
         else:
             locator.click()
         if rerun:
-            wait_for_rerun(self.page)
+            self.settle_down()
         self.heights.append(self.page_height())
+
+    def settle_down(self) -> None:
+        """Wait until the app's rerun after a tap has finished (its 'running' sign can show up late)."""
+        self.page.wait_for_timeout(SETTLE_MS)
+        wait_for_rerun(self.page)
 
     def tap_at(self, locator: Any, why: str = "") -> None:
         """Tap the screen at the element's centre (for drawn boxes that let taps through to the photo)."""
@@ -103,7 +110,7 @@ class Journey:
             self.page.touchscreen.tap(x, y)
         else:
             self.page.mouse.click(x, y)
-        wait_for_rerun(self.page)
+        self.settle_down()
         self.heights.append(self.page_height())
 
     def look_at(self, locator: Any, why: str = "") -> None:
