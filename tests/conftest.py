@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 #: The photo of `hand_photo`: the 精 indicator alone in a row, then the hand with its winning tile set apart.
@@ -23,3 +25,19 @@ def hand_photo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("photo") / "hand.png"
     cv2.imwrite(str(path), cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR))
     return path
+
+
+def write_yolo_split(root: Path, names: list[str]) -> Path:
+    """A YOLO split at `root` with one small grey photo per name, photo i labelled class i."""
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir()
+    for i, name in enumerate(names):
+        cv2.imwrite(str(root / "images" / f"{name}.jpg"), np.full((60, 80, 3), 30 * i, np.uint8))
+        (root / "labels" / f"{name}.txt").write_text(f"{i} 0.5 0.5 0.2 0.3\n")
+    return root
+
+
+@pytest.fixture
+def yolo_split() -> Callable[[Path, list[str]], Path]:
+    """`write_yolo_split`, for tests that need a small labelled split."""
+    return write_yolo_split

@@ -362,39 +362,6 @@ def test_augment_shuffles_colour_channels_of_some_crops(monkeypatch) -> None:
     assert (T.augment(red, np.random.default_rng(0)).astype(int).mean(axis=(1, 2)).argmax(axis=1) == 0).all()
 
 
-def test_train_asks_which_part_to_train_and_where_the_classifier_goes(capsys) -> None:
-    from app.cli import main
-
-    for argv in (["train"], ["train", "classifier"]):
-        with pytest.raises(SystemExit) as done:
-            main(argv)
-        assert done.value.code == 2
-    err = capsys.readouterr().err
-    assert "detector|classifier" in err and "out" in err
-
-
-@needs_noto
-def test_train_classifier_only_trains_from_labelled_photos_and_varied_scenes(tmp_path, capsys) -> None:
-    pytest.importorskip("torch")
-    from app.cli import main
-    from vision.reader.classifier import TileClassifier
-    from vision.training.synth import random_scene, write_yolo_sample
-
-    rng = np.random.default_rng(5)
-    for split, n in (("train", 3), ("valid", 1)):
-        for i in range(n):
-            write_yolo_sample(random_scene(rng, tileset="glyph", tile_height=40), tmp_path / "d" / split, f"s{i}")
-    out = tmp_path / "cls.onnx"
-    rc = main(["train", "classifier", str(out), "--source", "", "--data-dir", str(tmp_path / "d"),
-               "--epochs", "1", "--varied", "2", "--judge", ""])  # fmt: skip
-    assert rc == 0
-    printed = capsys.readouterr().out
-    photo_tiles = sum(len(p.read_text().splitlines()) for p in (tmp_path / "d" / "train" / "labels").iterdir())
-    train_crops = int(printed.split("classifier crops: train ")[1].split(",")[0])
-    assert train_crops > photo_tiles + 15  # the photos' tiles, the two varied scenes' tiles and mined `none` boxes
-    assert TileClassifier(out).names == CLASSIFIER_NAMES and out.with_suffix(".pt").is_file()
-
-
 def test_augment_blurs_or_shrinks_only_the_share_it_is_told(monkeypatch) -> None:
     from vision.training import classifier as T
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from vision.training.synth.camera import COPY_PREFIX, camera_change, low_resolution, motion_blur, write_camera_copies
@@ -40,22 +38,10 @@ def test_camera_change_keeps_the_size_and_softens_the_photo() -> None:
         assert np.abs(np.diff(out.astype(int), axis=1)).mean() < 0.5 * np.abs(np.diff(img.astype(int), axis=1)).mean()
 
 
-def _split(root: Path, names: list[str]) -> Path:
+def test_camera_copies_carry_their_photos_labels_and_replace_earlier_copies(tmp_path, yolo_split) -> None:
     import cv2
 
-    (root / "images").mkdir(parents=True)
-    (root / "labels").mkdir()
-    for i, name in enumerate(names):
-        img = np.full((60, 80, 3), 30 * i, np.uint8)
-        cv2.imwrite(str(root / "images" / f"{name}.jpg"), img)
-        (root / "labels" / f"{name}.txt").write_text(f"{i} 0.5 0.5 0.2 0.3\n")
-    return root
-
-
-def test_camera_copies_carry_their_photos_labels_and_replace_earlier_copies(tmp_path) -> None:
-    import cv2
-
-    split = _split(tmp_path / "train", ["IMG_1", "IMG_2", "synth_00001"])
+    split = yolo_split(tmp_path / "train", ["IMG_1", "IMG_2", "synth_00001"])
     assert write_camera_copies(split, 5, seed=1) == 5
     copies = sorted((split / "images").glob(COPY_PREFIX + "*"))
     assert len(copies) == 5
@@ -69,38 +55,3 @@ def test_camera_copies_carry_their_photos_labels_and_replace_earlier_copies(tmp_
     assert write_camera_copies(split, 0) == 0 and not list((split / "images").glob(COPY_PREFIX + "*"))
 
 
-def test_train_cli_adds_camera_copies_and_passes_close_mosaic(tmp_path, monkeypatch, capsys) -> None:
-    from app.cli import main
-    from vision.training import detector as T
-
-    data = tmp_path / "d"
-    _split(data / "train", ["IMG_1", "IMG_2"])
-    seen: list[T.TrainConfig] = []
-
-    def fake_train(cfg: T.TrainConfig) -> Path:  # the YOLO run itself is the smoke test's business
-        seen.append(cfg)
-        return tmp_path / "run"
-
-    monkeypatch.setattr(T, "train", fake_train)
-    rc = main(["train", "detector", "--source", "", "--data-dir", str(data), "--single-class", "--camera-copies", "3",
-               "--close-mosaic", "2", "--project", str(tmp_path / "runs")])  # fmt: skip
-    assert rc == 0 and "camera copies: 3" in capsys.readouterr().out
-    assert len(list((data / "train" / "images").glob(COPY_PREFIX + "*"))) == 3
-    (cfg,) = seen
-    assert cfg.close_mosaic == 2 and cfg.single_cls and cfg.data == str(data / "data.yaml")
-    assert cfg.device == "cpu" and cfg.workers == 2 and cfg.patience == 50  # the defaults: a laptop without a GPU
-    assert cfg.seed == 0
-
-
-def test_train_cli_sends_a_run_to_a_gpu(tmp_path, monkeypatch) -> None:
-    """`--device 0 --workers 12 --patience 0` reach ultralytics, for the long run on a lent GPU machine."""
-    from app.cli import main
-    from vision.training import detector as T
-
-    data = tmp_path / "d"
-    _split(data / "train", ["IMG_1"])
-    seen: list[T.TrainConfig] = []
-    monkeypatch.setattr(T, "train", lambda cfg: seen.append(cfg) or tmp_path / "run")
-    assert main(["train", "detector", "--source", "", "--data-dir", str(data), "--device", "0", "--workers", "12",
-                 "--patience", "0", "--seed", "3"]) == 0
-    assert (seen[0].device, seen[0].workers, seen[0].patience, seen[0].seed) == ("0", 12, 0, 3)

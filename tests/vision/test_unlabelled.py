@@ -114,40 +114,6 @@ def test_the_shipped_models_find_the_tiles_a_rendered_scene_leaves_unlabelled(fi
     assert len(missing) <= len(left_out) + 2
 
 
-def test_train_cli_paints_partly_labelled_photos_before_it_copies_them(tmp_path, monkeypatch, capsys):
-    """`jingsuan train --paint-unlabelled`: dropped flowers and partly labelled photos are painted, before
-    the camera copies are made (so copies of a painted photo are painted too); without it, nothing is."""
-    import yaml
-
-    import vision.datasets.unlabelled as U
-    from app.cli import main
-    from vision.training import detector as T
-
-    src = tmp_path / "src"
-    (src / "train" / "images").mkdir(parents=True)
-    (src / "train" / "labels").mkdir()
-    (src / "data.yaml").write_text(yaml.safe_dump({"names": ["bf1", "sc1"]}))
-    cv2.imwrite(str(src / "train/images/a_jpg.rf.1.jpg"), np.full((400, 400, 3), 200, np.uint8))
-    (src / "train/labels/a_jpg.rf.1.txt").write_text("1 0.2875 0.3 0.075 0.1\n0 0.7 0.3 0.075 0.1\n")  # 1萬 and a flower
-    table_tiles = [(300.0, 300.0, 330.0, 340.0), (20.0, 300.0, 50.0, 340.0)]
-    monkeypatch.setattr(U, "detector_finder", lambda: lambda rgb: table_tiles)
-    seen = []
-    monkeypatch.setattr(T, "train", lambda cfg: seen.append(cfg) or tmp_path / "run")
-    data = tmp_path / "d"
-    split = data / "train"
-    assert main(["train", "detector", "--source", str(src), "--data-dir", str(data), "--paint-unlabelled", "--camera-copies", "1"]) == 0
-    out = capsys.readouterr().out
-    assert "painted over in 1 images" in out and "1 of 1 photos labelled only in part" in out
-    painted = cv2.imread(str(split / "images" / "a_jpg.rf.1.png"))
-    assert (painted[320, 315] == FILL).all() and (painted[120, 280] == FILL).all()  # a table tile, the flower
-    assert (painted[120, 115] == 200).all()  # the labelled 1萬
-    (copy,) = (split / "images").glob("camera_*")
-    assert abs(int(cv2.imread(str(copy))[320, 315, 0]) - FILL[0]) < 20
-    assert main(["train", "detector", "--source", str(src), "--data-dir", str(data)]) == 0  # the default: nothing painted
-    assert (split / "images" / "a_jpg.rf.1.jpg").is_symlink() and not (split / "images" / "a_jpg.rf.1.png").exists()
-    assert len(seen) == 2
-
-
 def test_a_team_photo_that_leaves_tiles_unboxed_is_found_and_a_fully_boxed_one_is_not(tmp_path, finder):
     """`unlabelled_in_store` with the shipped models: the annotator is told which photo to finish."""
     from vision.datasets.store import DatasetStore, LabeledBox
@@ -165,32 +131,6 @@ def test_a_team_photo_that_leaves_tiles_unboxed_is_found_and_a_fully_boxed_one_i
     (full, _), (half, left_out) = stems
     assert full not in found
     assert half in found and 0.8 * left_out <= len(found[half]) <= left_out + 2
-
-
-def test_fine_tuning_on_a_team_dataset_first_warns_of_unboxed_tiles(tmp_path, monkeypatch, capsys):
-    """`jingsuan train --data NAME` says how many photos leave tiles unboxed before it trains (and trains anyway)."""
-    import vision.training.finetune as F
-    from app.cli import main
-    from vision.datasets.store import DatasetError, DatasetStore, LabeledBox
-    from vision.training.synth import random_scene
-
-    store = DatasetStore(tmp_path / "datasets" / "team")
-    scene = random_scene(np.random.default_rng(4), tileset="jade", perspective=0.0)
-    png = cv2.imencode(".png", cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR))[1].tobytes()
-    store.add_example(png, [LabeledBox(*t.box, t.tile) for t in scene.tiles[::3]])
-    trained = []
-
-    def fake_finetune(*args: object, **kw: object) -> None:  # the training itself is test_finetune's business
-        trained.append(args)
-        raise DatasetError("停在这里", "stop here")
-
-    monkeypatch.setattr(F, "finetune", fake_finetune)
-    monkeypatch.setenv("JINGSUAN_DATASETS", str(tmp_path / "datasets"))
-    assert main(["finetune", "team", "--model-dir", "models"]) == 2
-    assert "注意：1 / 1 张照片有漏标的牌" in capsys.readouterr().err and len(trained) == 1
-    store.save_labels(store.stems()[0], [LabeledBox(*t.box, t.tile) for t in scene.tiles])  # every tile boxed
-    main(["finetune", "team", "--model-dir", "models"])
-    assert "漏标" not in capsys.readouterr().err and len(trained) == 2
 
 
 def test_the_check_skips_a_photo_it_cannot_read_and_goes_on(tmp_path):

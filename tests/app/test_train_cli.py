@@ -1,0 +1,200 @@
+"""`jingsuan train detector|classifier`, `jingsuan finetune DATASET` and `jingsuan adopt RUN` as a user runs them
+(the training itself is faked where it would take minutes; tests/vision holds what it does)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.datasets.store import DatasetStore
+from vision.datasets.unlabelled import FILL
+from vision.reader.classifier import CLASSIFIER_NAMES
+from vision.training.registry import FinetuneResult, Scores
+from vision.training.synth import render as synth_render
+from vision.training.synth.camera import COPY_PREFIX
+
+needs_noto = pytest.mark.skipif(not any((synth_render.NOTO_DIR / f).exists() for f, _ in synth_render.NOTO_FONTS),
+                                reason="needs fonts-noto-cjk (scripts/install_test_system_deps.sh)")
+
+
+def kept_result(after: Scores | None = None) -> FinetuneResult:
+    """A fine-tuning run whose candidate was kept back."""
+    return FinetuneResult("2025-01-02 03:04 UTC", "team", 5, 1, 0, "tiles.pt", Scores(0.25, 0.5),
+                          after or Scores(0.5, 0.75), False, Path("c.onnx"), Path("w"))
+
+
+def test_train_asks_which_part_to_train_and_where_the_classifier_goes(capsys) -> None:
+    from app.cli import main
+
+    for argv in (["train"], ["train", "classifier"]):
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert "detector|classifier" in err and "out" in err
+
+
+@needs_noto
+def test_train_classifier_only_trains_from_labelled_photos_and_varied_scenes(tmp_path, capsys) -> None:
+    pytest.importorskip("torch")
+    from app.cli import main
+    from vision.reader.classifier import TileClassifier
+    from vision.training.synth import random_scene, write_yolo_sample
+
+    rng = np.random.default_rng(5)
+    for split, n in (("train", 3), ("valid", 1)):
+        for i in range(n):
+            write_yolo_sample(random_scene(rng, tileset="glyph", tile_height=40), tmp_path / "d" / split, f"s{i}")
+    out = tmp_path / "cls.onnx"
+    rc = main(["train", "classifier", str(out), "--source", "", "--data-dir", str(tmp_path / "d"),
+               "--epochs", "1", "--varied", "2", "--judge", ""])  # fmt: skip
+    assert rc == 0
+    printed = capsys.readouterr().out
+    photo_tiles = sum(len(p.read_text().splitlines()) for p in (tmp_path / "d" / "train" / "labels").iterdir())
+    train_crops = int(printed.split("classifier crops: train ")[1].split(",")[0])
+    assert train_crops > photo_tiles + 15  # the photos' tiles, the two varied scenes' tiles and mined `none` boxes
+    assert TileClassifier(out).names == CLASSIFIER_NAMES and out.with_suffix(".pt").is_file()
+
+
+def test_train_cli_adds_camera_copies_and_passes_close_mosaic(tmp_path, monkeypatch, capsys, yolo_split) -> None:
+    from app.cli import main
+    from vision.training import detector as T
+
+    data = tmp_path / "d"
+    yolo_split(data / "train", ["IMG_1", "IMG_2"])
+    seen: list[T.TrainConfig] = []
+
+    def fake_train(cfg: T.TrainConfig) -> Path:  # the YOLO run itself is the smoke test's business
+        seen.append(cfg)
+        return tmp_path / "run"
+
+    monkeypatch.setattr(T, "train", fake_train)
+    rc = main(["train", "detector", "--source", "", "--data-dir", str(data), "--single-class", "--camera-copies", "3",
+               "--close-mosaic", "2", "--project", str(tmp_path / "runs")])  # fmt: skip
+    assert rc == 0 and "camera copies: 3" in capsys.readouterr().out
+    assert len(list((data / "train" / "images").glob(COPY_PREFIX + "*"))) == 3
+    (cfg,) = seen
+    assert cfg.close_mosaic == 2 and cfg.single_cls and cfg.data == str(data / "data.yaml")
+    assert cfg.device == "cpu" and cfg.workers == 2 and cfg.patience == 50  # the defaults: a laptop without a GPU
+    assert cfg.seed == 0
+
+
+def test_train_cli_sends_a_run_to_a_gpu(tmp_path, monkeypatch, yolo_split) -> None:
+    """`--device 0 --workers 12 --patience 0` reach ultralytics, for the long run on a lent GPU machine."""
+    from app.cli import main
+    from vision.training import detector as T
+
+    data = tmp_path / "d"
+    yolo_split(data / "train", ["IMG_1"])
+    seen: list[T.TrainConfig] = []
+    monkeypatch.setattr(T, "train", lambda cfg: seen.append(cfg) or tmp_path / "run")
+    assert main(["train", "detector", "--source", "", "--data-dir", str(data), "--device", "0", "--workers", "12",
+                 "--patience", "0", "--seed", "3"]) == 0
+    assert (seen[0].device, seen[0].workers, seen[0].patience, seen[0].seed) == ("0", 12, 0, 3)
+
+
+def test_train_cli_paints_partly_labelled_photos_before_it_copies_them(tmp_path, monkeypatch, capsys):
+    """`jingsuan train detector --paint-unlabelled`: dropped flowers and partly labelled photos are painted, before
+    the camera copies are made (so copies of a painted photo are painted too); without it, nothing is."""
+    import yaml
+
+    import vision.datasets.unlabelled as U
+    from app.cli import main
+    from vision.training import detector as T
+
+    src = tmp_path / "src"
+    (src / "train" / "images").mkdir(parents=True)
+    (src / "train" / "labels").mkdir()
+    (src / "data.yaml").write_text(yaml.safe_dump({"names": ["bf1", "sc1"]}))
+    cv2.imwrite(str(src / "train/images/a_jpg.rf.1.jpg"), np.full((400, 400, 3), 200, np.uint8))
+    (src / "train/labels/a_jpg.rf.1.txt").write_text("1 0.2875 0.3 0.075 0.1\n0 0.7 0.3 0.075 0.1\n")  # 1萬 and a flower
+    table_tiles = [(300.0, 300.0, 330.0, 340.0), (20.0, 300.0, 50.0, 340.0)]
+    monkeypatch.setattr(U, "detector_finder", lambda: lambda rgb: table_tiles)
+    seen = []
+    monkeypatch.setattr(T, "train", lambda cfg: seen.append(cfg) or tmp_path / "run")
+    data = tmp_path / "d"
+    split = data / "train"
+    assert main(["train", "detector", "--source", str(src), "--data-dir", str(data), "--paint-unlabelled", "--camera-copies", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "painted over in 1 images" in out and "1 of 1 photos labelled only in part" in out
+    painted = cv2.imread(str(split / "images" / "a_jpg.rf.1.png"))
+    assert (painted[320, 315] == FILL).all() and (painted[120, 280] == FILL).all()  # a table tile, the flower
+    assert (painted[120, 115] == 200).all()  # the labelled 1萬
+    (copy,) = (split / "images").glob("camera_*")
+    assert abs(int(cv2.imread(str(copy))[320, 315, 0]) - FILL[0]) < 20
+    assert main(["train", "detector", "--source", str(src), "--data-dir", str(data)]) == 0  # the default: nothing painted
+    assert (split / "images" / "a_jpg.rf.1.jpg").is_symlink() and not (split / "images" / "a_jpg.rf.1.png").exists()
+    assert len(seen) == 2
+
+
+def test_fine_tuning_on_a_team_dataset_first_warns_of_unboxed_tiles(tmp_path, monkeypatch, capsys):
+    """`jingsuan finetune NAME` says how many photos leave tiles unboxed before it trains (and trains anyway)."""
+    import vision.training.finetune as F
+    from app.cli import main
+    from vision.datasets.store import DatasetError, DatasetStore, LabeledBox
+    from vision.training.synth import random_scene
+
+    store = DatasetStore(tmp_path / "datasets" / "team")
+    scene = random_scene(np.random.default_rng(4), tileset="jade", perspective=0.0)
+    png = cv2.imencode(".png", cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR))[1].tobytes()
+    store.add_example(png, [LabeledBox(*t.box, t.tile) for t in scene.tiles[::3]])
+    trained = []
+
+    def fake_finetune(*args: object, **kw: object) -> None:  # the training itself is test_finetune's business
+        trained.append(args)
+        raise DatasetError("停在这里", "stop here")
+
+    monkeypatch.setattr(F, "finetune", fake_finetune)
+    monkeypatch.setenv("JINGSUAN_DATASETS", str(tmp_path / "datasets"))
+    assert main(["finetune", "team", "--model-dir", "models"]) == 2
+    assert "注意：1 / 1 张照片有漏标的牌" in capsys.readouterr().err and len(trained) == 1
+    store.save_labels(store.stems()[0], [LabeledBox(*t.box, t.tile) for t in scene.tiles])  # every tile boxed
+    main(["finetune", "team", "--model-dir", "models"])
+    assert "漏标" not in capsys.readouterr().err and len(trained) == 2
+
+
+def test_finetune_and_adopt_run_with_their_options(tmp_path, monkeypatch, capsys):
+    import vision.training.finetune as F
+    from app.cli import main
+
+    seen: dict[str, object] = {}
+
+    def fake(store_root: Path, model_dir: str, **kw: object) -> FinetuneResult:
+        seen.update(store_root=store_root, model_dir=model_dir, **kw)
+        return kept_result()
+
+    monkeypatch.setattr(F, "finetune", fake)
+    monkeypatch.setenv("JINGSUAN_DATASETS", str(tmp_path / "datasets"))
+    team = DatasetStore(tmp_path / "datasets" / "team")
+    for shade in (60, 120):
+        team.add_example(cv2.imencode(".png", np.full((64, 96, 3), shade, np.uint8))[1].tobytes(), [(10, 10, 40, 50, "1m")])
+    rc = main(["finetune", "team", "--model-dir", str(tmp_path / "m"), "--epochs", "3", "--imgsz", "96",
+               "--holdout", "0.5", "--base-data", str(tmp_path / "nope")])  # fmt: skip
+    out = capsys.readouterr().out
+    assert rc == 0 and "decision: kept" in out and "too few" not in out  # the tile count is not known here
+    assert seen["store_root"] == tmp_path / "datasets" / "team" and seen["model_dir"] == tmp_path / "m"
+    assert seen["epochs"] == 3 and seen["imgsz"] == 96 and seen["holdout"] == 0.5 and seen["detector"] is True
+    assert main(["finetune", "team", "--model-dir", str(tmp_path / "m"), "--classifier-only"]) == 0
+    assert seen["detector"] is False  # the quick path: the classifier alone
+    monkeypatch.setattr(F, "finetune", lambda *_a, **_k: kept_result(Scores(0.9, 0.95, tiles=41)))
+    assert main(["finetune", "team", "--model-dir", str(tmp_path / "m")]) == 0
+    out = capsys.readouterr().out
+    assert "留出的照片只有 41 张牌" in out and "jingsuan adopt w" in out  # a judge of 41 tiles is said to be weak
+    models = tmp_path / "m2"
+    models.mkdir()
+    for name, data in (("tiles.onnx", b"old-onnx"), ("tile_classifier.onnx", b"old-cls")):
+        (models / name).write_bytes(data)
+    run = tmp_path / "runs" / "finetune" / "team-1"
+    (run / "candidate").mkdir(parents=True)
+    (run / "candidate" / "tiles.onnx").write_bytes(b"old-onnx")
+    (run / "candidate" / "tile_classifier.onnx").write_bytes(b"new-cls")
+    capsys.readouterr()
+    assert main(["adopt", str(run), "--model-dir", str(models)]) == 0
+    assert "已换上：tile_classifier.onnx" in capsys.readouterr().out
+    assert (models / "tile_classifier.onnx").read_bytes() == b"new-cls"
+    assert main(["adopt", str(tmp_path / "nothing"), "--model-dir", str(models)]) == 2
+    assert "没有微调留下的候选模型" in capsys.readouterr().err
+    assert main(["finetune", str(tmp_path / "missing")]) == 2
