@@ -14,6 +14,7 @@ from app.ledger import (
     LedgerError,
     RoundRecord,
     TableInfo,
+    data_dir_locked,
     default_data_dir,
     save_data_dir_setting,
 )
@@ -204,6 +205,8 @@ def data_dir_part() -> None:
         st.code(str(ledger_path()))
         if os.environ.get(ENV_DATA_DIR):
             st.caption(tr("data_dir_env", env=ENV_DATA_DIR))
+        if data_dir_locked():  # served on the LAN: the laptop chose the folder (jingsuan app --data-dir)
+            return
         folder = st.text_input(tr("data_dir_change"), str(default_data_dir()), key="data_dir_input")
         if st.button(tr("save"), key="data_dir_save"):
             save_data_dir_setting(folder)
@@ -224,6 +227,9 @@ def render() -> None:
         st.success(st.session_state.pop("ledger_msg"))
     players_part(ledger, table)
     rounds = ledger.rounds(table.id)
+    for bad in ledger.damaged_rounds(table.id):  # unreadable rows are skipped, never fatal
+        st.warning(f"第 {bad.seq} 局已损坏，已跳过：{bad.reason_zh}" if lang() == "zh" else
+                   f"round {bad.seq} is damaged and skipped: {bad.reason_en}")
     totals_part(ledger, table, rounds)
     st.subheader(tr("rounds"))
     if not rounds:
