@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
+import yaml
+
+from app.cli import main
 
 TILE = (100.0, 100.0, 130.0, 140.0)
 
 
 def test_dataset_check_cli_lists_photos_with_unboxed_tiles_in_chinese_and_exits_1(tmp_path, monkeypatch, capsys):
     import vision.datasets.unlabelled as U
-    from app.cli import main
     from vision.datasets.store import DatasetStore, LabeledBox
 
     store = DatasetStore(tmp_path / "team")
@@ -25,3 +29,23 @@ def test_dataset_check_cli_lists_photos_with_unboxed_tiles_in_chinese_and_exits_
     assert main(["dataset", "--root", str(tmp_path), "--lang", "en", "check", "team"]) == 0
     assert "no tile without a label found in 1 photos" in capsys.readouterr().out
 
+
+def test_dataset_cli_import_stats_export(tmp_path, capsys):
+    src = tmp_path / "src"  # a YOLO folder with CMD v4's class names: 1萬 (sc1) and a flower (bf1)
+    for part in ("images", "labels"):
+        (src / "train" / part).mkdir(parents=True)
+    cv2.imwrite(str(src / "train" / "images" / "a.png"), np.full((120, 200, 3), 90, np.uint8))
+    (src / "train" / "labels" / "a.txt").write_text("0 0.2 0.3 0.1 0.2\n1 0.5 0.5 0.1 0.1\n")
+    (src / "data.yaml").write_text(yaml.safe_dump({"path": ".", "train": "train/images", "names": ["sc1", "bf1", "hdr"]}))
+    root = str(tmp_path / "ds")
+    assert main(["dataset", "--root", root, "--lang", "en", "import-yolo", "team", str(src)]) == 2
+    assert "unknown class names" in capsys.readouterr().err
+    assert main(["dataset", "--root", root, "import-yolo", "team", str(src), "--cmd-v4"]) == 0
+    assert "1 added" in capsys.readouterr().out
+    assert main(["dataset", "--root", root, "stats", "team"]) == 0
+    out = capsys.readouterr().out
+    assert "1 examples, 0 reviewed" in out and "1m:1" in out
+    assert main(["dataset", "--root", root, "export-coco", "team", str(tmp_path / "c.json")]) == 0
+    assert len(json.loads((tmp_path / "c.json").read_text())["annotations"]) == 1
+    assert main(["dataset", "--root", root, "export-yolo", "team", str(tmp_path / "y")]) == 0
+    assert (tmp_path / "y" / "data.yaml").exists()

@@ -453,20 +453,3 @@ def test_store_module_is_light():
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_dataset_cli_import_stats_export(tmp_path, capsys):
-    from app.cli import main
-
-    src = tmp_path / "src"
-    write_yolo_folder(src, ["sc1", "bf1", "hdr"], [("a", make_png(), [YoloBox(0, 0.2, 0.3, 0.1, 0.2), YoloBox(1, 0.5, 0.5, 0.1, 0.1)])], "train")
-    root = str(tmp_path / "ds")
-    assert main(["dataset", "--root", root, "--lang", "en", "import-yolo", "team", str(src)]) == 2
-    assert "unknown class names" in capsys.readouterr().err
-    assert main(["dataset", "--root", root, "import-yolo", "team", str(src), "--cmd-v4"]) == 0
-    assert "1 added" in capsys.readouterr().out
-    assert main(["dataset", "--root", root, "stats", "team"]) == 0
-    out = capsys.readouterr().out
-    assert "1 examples, 0 reviewed" in out and "1m:1" in out
-    assert main(["dataset", "--root", root, "export-coco", "team", str(tmp_path / "c.json")]) == 0
-    assert len(json.loads((tmp_path / "c.json").read_text())["annotations"]) == 1
-    assert main(["dataset", "--root", root, "export-yolo", "team", str(tmp_path / "y")]) == 0
-    assert (tmp_path / "y" / "data.yaml").exists()
