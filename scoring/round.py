@@ -268,13 +268,22 @@ def parse_round(doc: dict[str, Any], rules: str, opts: ChongguanOptions) -> Roun
     rnd = Round(
         rules=rules, options=opts, dealer=dealer, indicator=indicator, players=players, win=win,
         follow_dealer=_count(doc.get("follow_dealer"), "follow_dealer"),
-        false_win=tuple(dict.fromkeys(_seat(s, "诈胡的座位") for s in (doc.get("false_win") or []))),
+        false_win=_false_win_seats(doc.get("false_win")),
         unit=_unit(doc, opts),
         dark_indicator=_tile(doc["dark_indicator"], "暗精", "dark_indicator") if doc.get("dark_indicator") else None,
         extra_indicators=_extra_indicators(doc.get("extra_indicators")),
     )
     _validate(rnd)
     return rnd
+
+
+def _false_win_seats(raw: Any) -> tuple[str, ...]:
+    """`false_win`: a list of the seats that declared a false win (诈胡), each seat once."""
+    if raw in (None, ""):
+        return ()
+    if not isinstance(raw, list):
+        raise RoundError("false_win（诈胡的人）必须是座位列表，例如 [W]", "false_win must be a list of seats, e.g. [W]")
+    return tuple(dict.fromkeys(_seat(s, "诈胡的座位") for s in raw))
 
 
 def _unit(doc: dict[str, Any], opts: ChongguanOptions) -> int:
@@ -448,7 +457,13 @@ def read_meld(doc: Any, seat: str) -> Meld:
             raise RoundError(f"{SEAT_ZH[seat]}家不能{MELD_ZH[kind]}自己的牌", f"{seat} cannot claim from itself")
     claimed = None
     if doc.get("claimed") is not None:
-        claimed = _tiles(doc.get("claimed"), f"{SEAT_ZH[seat]}家吃的牌", f"claimed tile of {seat}")[0]
+        taken = _tiles(doc.get("claimed"), f"{SEAT_ZH[seat]}家吃的牌", f"claimed tile of {seat}")
+        if len(taken) != 1 or taken[0] not in tiles:
+            raise RoundError(
+                f"{SEAT_ZH[seat]}家{MELD_ZH[kind]}的 claimed 必须是这组里的一张牌（吃进来的那张）",
+                f"claimed of {kind} of {seat} must be one tile of the meld, got {doc.get('claimed')!r}",
+            )
+        claimed = taken[0]
     return Meld(kind, tiles, source, claimed)
 
 

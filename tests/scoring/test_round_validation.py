@@ -119,3 +119,29 @@ def test_every_rule_system_reads_melds_and_the_win_into_the_same_model() -> None
     assert isinstance(other.players["S"].melds[0], Meld) and other.players["S"].melds[0].from_seat == "N"
     assert chongguan.win == other.win and other.win is not None and other.win.from_seat == "W"
     assert other.win.raw["from"] == "W"
+
+
+@pytest.mark.parametrize("bad", [5, "W", {"W": True}])
+def test_false_win_that_is_not_a_list_of_seats_is_refused_with_an_example(bad: object) -> None:
+    doc = round_doc(*GOOD)
+    doc["false_win"] = bad
+    err = refusal(doc)
+    assert "诈胡" in err.zh and "[W]" in err.zh
+
+
+@pytest.mark.parametrize("claimed", ["", "1z", "23m"])
+def test_gb_chi_claimed_tile_must_be_one_tile_of_the_chi(claimed: str) -> None:
+    from tests.scoring.gb_helpers import gb_doc
+
+    doc = gb_doc("123p456p789p5s", "5s", melds="chi:234m")
+    doc["players"]["S"]["melds"][0]["claimed"] = claimed
+    err = refusal(doc)
+    assert "吃进来的那张" in err.zh
+
+
+def test_gb_chi_with_a_claimed_tile_of_the_chi_still_settles() -> None:
+    from tests.scoring.gb_helpers import gb_doc
+
+    doc = gb_doc("123p456p789p5s", "5s", melds="chi:234m")
+    doc["players"]["S"]["melds"][0]["claimed"] = "3m"
+    assert settle(doc).total["S"] > 0
