@@ -102,6 +102,3 @@ def render() -> None:
         ledger.set_rules(table.id, preset, overrides, unit)
         st.success(tr("rules_saved"))
 
-
-if __name__ == "__main__":
-    render()
