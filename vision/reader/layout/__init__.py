@@ -66,8 +66,13 @@ from vision.reader.layout.roles import (
 
 DOUBTFUL = 0.45  # a box below this confidence may be set aside when that makes the photo's counts add up (bench, step-2 detector: 0.3 → 0.45 settled-equal 96.5 → 97.5 %)
 MAX_SET_ASIDE = 2
+#: Doubtful boxes tried one at a time when the layout does not add up.
+SET_ASIDE_TRIES = 6
 #: Held-back boxes (`assign(sure_above=…)`) tried one at a time, and the surest three two at a time.
 WEAK_TRIES = 6
+#: … and, together, all those the classifier names with at least this probability (the detector scores a
+#: blank 白板 low, the classifier rarely doubts it: a hand of three 白 and a 白 indicator lose four boxes).
+NAMED_WEAK = 0.6
 #: A photo whose round does not add up is detected again down to this confidence, its boxes under the
 #: threshold held back (`read_layout`). A blank 白板 is named by the classifier (p 0.8–0.99) but its box
 #: scores low (0.05–0.6: an empty face), so it often ends under 0.25; on composed real-pixel photos
@@ -159,7 +164,9 @@ def assign(
     first = _assign_any(sure or dets, given)
     if not sure or not weak or not _troubled(first):
         return first
-    for extra in [*([w] for w in weak), *([a, b] for i, a in enumerate(weak[:3]) for b in weak[i + 1 : 3])]:
+    named = [w for w in weak if w.alternatives and w.alternatives[0][1] >= NAMED_WEAK]  # e.g. a row of blank 白板
+    tries = [*([w] for w in weak), *([a, b] for i, a in enumerate(weak[:3]) for b in weak[i + 1 : 3])]
+    for extra in [*tries, *([named] if len(named) > 2 else [])]:
         retry = _assign_any([*sure, *extra], given)
         if not _troubled(retry):
             retry.questions.append(weak_question(extra))
@@ -201,8 +208,12 @@ def _assign_tolerant(dets: list[Detection], given: str | None) -> Assignment:
     if not _troubled(first):
         return first
     doubtful = sorted((d for d in dets if d.conf < DOUBTFUL), key=lambda d: d.conf)
-    for k in range(1, min(MAX_SET_ASIDE, len(doubtful)) + 1):
-        aside = doubtful[:k]
+    # one box at a time, least sure first, then two of the four least sure (the stray box is not always the
+    # least sure: a true tile may score lower)
+    tries = [[d] for d in doubtful[:SET_ASIDE_TRIES]]
+    if MAX_SET_ASIDE >= 2:
+        tries += [[a, b] for i, a in enumerate(doubtful[:4]) for b in doubtful[i + 1 : 4]]
+    for aside in tries:
         kept = [d for d in dets if all(d is not x for x in aside)]
         if not kept:
             break

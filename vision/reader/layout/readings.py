@@ -121,7 +121,7 @@ def row_units(groups: Sequence[Group], width: float) -> list[list[Unit]]:
             variants = [*[[*v, merged] for v in variants], *[[*v, unit, Unit(tuple(nxt.tiles), g.row)] for v in variants]]
             i += 2
             continue
-        if nxt is not None and _kong_apart(nxt.tiles, g.tiles, width):
+        if nxt is not None and (_kong_apart(nxt.tiles, g.tiles, width) or _meld_split(g.tiles, nxt.tiles, width)):
             merged = Unit((*g.tiles, *nxt.tiles), g.row, merged=True)
             variants = [*[[*v, merged] for v in variants], *[[*v, unit, Unit(tuple(nxt.tiles), g.row)] for v in variants]]
             i += 2
@@ -148,6 +148,17 @@ def _other_reading(tiles: Sequence[Placed]) -> str | None:
     shifted = any(abs(p.v - vs[1]) > STACK_SHIFT * across[1] for p in tiles)
     tall = across[-1] > STACK_TALL * across[1]
     return "stacked" if shifted or tall else None
+
+
+def _meld_split(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
+    """A lone tile and two tiles just beside it (either order), one of them sideways: a 吃/碰 whose claimed
+    tile's gap measured wide."""
+    if sorted((len(a), len(b))) != [1, 2] or not all(p.face_up for p in (*a, *b)):
+        return False
+    if not any(p.sideways for p in (*a, *b)):
+        return False
+    gap = (b[0].u - b[0].along / 2) - (a[-1].u + a[-1].along / 2)
+    return gap <= KONG_APART * width
 
 
 def _kong_apart(three: Sequence[Placed], one: Sequence[Placed], width: float) -> bool:
