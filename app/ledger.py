@@ -30,12 +30,14 @@ from typing import Any
 from scoring.errors import JingsuanError
 from scoring.settlement import SEATS
 from scoring.systems import SYSTEMS
+from vision.datasets.files import atomic_write
+from vision.datasets.places import DATA_DIR_ENV, read_settings, settings_path, user_data_dir
 
 APP_ID = "jingsuan-ledger"
 SCHEMA_VERSION = 1
 LEDGER_FILENAME = "ledger.sqlite3"
 SQLITE_MAGIC = b"SQLite format 3\x00"
-ENV_DATA_DIR = "JINGSUAN_DATA_DIR"
+ENV_DATA_DIR = DATA_DIR_ENV
 DATA_DIR_LOCK_ENV = "JINGSUAN_DATA_DIR_LOCKED"
 MAX_ROUND_POINTS = 10**9
 MAX_IMPORT_ROUNDS = 10_000
@@ -80,21 +82,6 @@ class LedgerError(JingsuanError):
 # ----------------------------------------------------------------------------- data folder
 
 
-def settings_path() -> Path:
-    """Where the app keeps its own settings (the chosen data folder)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "jingsuan" / "settings.json"
-
-
-def read_settings() -> dict[str, Any]:
-    """The saved settings, or {} when there are none or the file is unreadable."""
-    try:
-        data = json.loads(settings_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def data_dir_locked() -> bool:
     """True when served on the LAN: the data folder is the laptop's choice (`jingsuan app --data-dir`)."""
     return os.environ.get(DATA_DIR_LOCK_ENV) == "1"
@@ -112,23 +99,12 @@ def save_data_dir_setting(folder: str | Path | None) -> None:
         settings["data_dir"] = str(Path(folder).expanduser())
     else:
         settings.pop("data_dir", None)
-    path = settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(settings, ensure_ascii=False, indent=2), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write(settings_path(), json.dumps(settings, ensure_ascii=False, indent=2).encode("utf-8"))
 
 
 def default_data_dir() -> Path:
-    """The user data folder: $JINGSUAN_DATA_DIR, else the saved setting, else XDG data home."""
-    env = os.environ.get(ENV_DATA_DIR)
-    if env:
-        return Path(env).expanduser()
-    saved = read_settings().get("data_dir")
-    if isinstance(saved, str) and saved:
-        return Path(saved).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "jingsuan"
+    """The user data folder (the one lookup, `vision.datasets.places.user_data_dir`): the ledger lives there."""
+    return user_data_dir()
 
 
 def default_ledger_path() -> Path:

@@ -1,6 +1,7 @@
 """`jingsuan dataset ACTION NAME ...`: the team's labelled photos (stats, import, export, check, split).
 
-Datasets live in ``$JINGSUAN_DATASETS`` (default ``<repo>/datasets``) or ``--root``; see docs/annotate.md.
+Datasets live in ``$JINGSUAN_DATASETS`` (default ``<repo>/datasets`` in a checkout, else ``datasets/`` in the
+user data folder) or ``--root``; see docs/annotate.md.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ HELP = "标注数据集：统计、导入、导出、查漏标 (labelled dataset
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--root", help="folder that holds the datasets (default: $JINGSUAN_DATASETS or <repo>/datasets)")
+    parser.add_argument("--root", help="folder that holds the datasets (default: $JINGSUAN_DATASETS, else <repo>/datasets in a checkout, else <data dir>/datasets)")
     parser.add_argument("--lang", choices=["zh", "en"], default="zh")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     p = sub.add_parser("stats", help="examples, review progress, boxes per class")

@@ -57,3 +57,13 @@ def test_the_installed_jingsuan_reads_a_photo_away_from_the_checkout(installed: 
     r = run([str(installed / "jingsuan"), "read", str(hand_photo), "--indicator", "9m"], tmp_path)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == json.loads(json.dumps(read_photo(hand_photo, indicator="9m").round_part()))
+
+
+def test_the_installed_package_keeps_team_datasets_in_the_user_data_folder(installed: Path, tmp_path: Path):
+    code = (
+        "import os; os.environ.pop('JINGSUAN_DATASETS', None); os.environ['JINGSUAN_DATA_DIR'] = os.getcwd()\n"
+        "from vision.datasets.store import default_datasets_root; print(default_datasets_root())"
+    )
+    r = run([str(installed / "python"), "-c", code], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert Path(r.stdout.strip()) == tmp_path / "datasets"  # beside the ledger, not in site-packages

@@ -5,15 +5,17 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
 
 def atomic_write(path: str | Path, data: bytes) -> None:
-    """Write bytes to a temporary sibling, fsync, then `os.replace` it onto `path`."""
+    """Write bytes to a temporary sibling, fsync, then `os.replace` it onto `path` (the temporary name is
+    the process's and the thread's own: the app's sessions are threads that may write the same file)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         with open(tmp, "wb") as f:
             f.write(data)

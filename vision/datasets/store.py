@@ -29,13 +29,14 @@ from typing import Any, NamedTuple
 from scoring.errors import JingsuanError
 from scoring.melds import MELD_TYPES
 from vision.datasets.files import atomic_write, json_bytes
+from vision.datasets.places import checkout_root, user_data_dir
 from vision.datasets.yolo import IMAGE_SUFFIXES, YoloBox, read_yolo_labels
 from vision.reader.detection import CLASS_NAMES
 
 SIDECAR_VERSION = 1
 #: Meld kinds a sidecar may name (scoring.melds): 吃 碰 明杠 暗杠 (= concealed kong) 补杠.
 MELD_KINDS: tuple[str, ...] = MELD_TYPES
-#: Environment variable that moves the datasets folder (default: ``<repo>/datasets``).
+#: Environment variable that moves the datasets folder (default: `default_datasets_root`).
 DATASETS_ENV = "JINGSUAN_DATASETS"
 DATASET_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _FORMAT_SUFFIX = {"JPEG": ".jpg", "PNG": ".png", "BMP": ".bmp", "WEBP": ".webp", "MPO": ".jpg"}
@@ -116,9 +117,13 @@ class ImportResult:
 
 
 def default_datasets_root() -> Path:
-    """The datasets folder: $JINGSUAN_DATASETS, else ``<repo>/datasets``."""
+    """The datasets folder: $JINGSUAN_DATASETS, else ``<repo>/datasets`` in a checkout, else ``datasets/``
+    in the user data folder beside the ledger (an installed package never writes into site-packages)."""
     env = os.environ.get(DATASETS_ENV)
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "datasets"
+    if env:
+        return Path(env).expanduser()
+    repo = checkout_root()
+    return (repo if repo is not None else user_data_dir()) / "datasets"
 
 
 def check_dataset_name(name: str) -> str:
