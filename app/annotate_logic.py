@@ -1,6 +1,6 @@
 """The 标注 page's logic without Streamlit: canvas JSON ↔ boxes, scaling, class names, saving a scored photo.
 
-Boxes are `vision.dataset_store.LabeledBox` in the photo's pixels; the canvas shows the photo scaled
+Boxes are `vision.datasets.store.LabeledBox` in the photo's pixels; the canvas shows the photo scaled
 by `fit_scale`, so canvas coordinates are photo pixels × scale.  Nothing here imports streamlit.
 """
 
@@ -185,7 +185,7 @@ def save_edited(store: DatasetStore, stem: str, boxes: Sequence[LabeledBox], ori
 
 
 def detections_to_boxes(detections: Iterable[Any]) -> list[LabeledBox]:
-    """Detector output (`vision.Detection`) → boxes; unknown classes are skipped."""
+    """Detector output (`vision.Detection`, from `vision.detect` / `vision.read_photo`) → boxes; unknown classes are skipped."""
     return [LabeledBox(*(float(v) for v in d.box), d.tile) for d in detections if d.tile in CLASS_NAMES]
 
 

@@ -133,9 +133,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ann_photo": ("照片", "Photo"),
     "ann_progress": ("已核对 {r} / {n} 张", "{r} of {n} reviewed"),
     "ann_finetune_hint": (
-        "识别认不准你这副牌？标好几十张它的照片后，在电脑上运行 `jingsuan train --data {name} --classifier-only`"
+        "识别认不准你这副牌？标好几十张它的照片后，在电脑上运行 `jingsuan finetune {name} --classifier-only`"
         "（几分钟），识别就会学这副牌；只有在留出的照片上更好才会换上（docs/annotate.md）。",
-        "Your own tile set read badly? With a few dozen of its photos labelled, run `jingsuan train --data {name} "
+        "Your own tile set read badly? With a few dozen of its photos labelled, run `jingsuan finetune {name} "
         "--classifier-only` on the laptop (a few minutes) to teach it that set; it is adopted only if it reads "
         "the held-back photos better (docs/annotate.md).",
     ),

@@ -177,7 +177,7 @@ def test_annotate_page_upload_edit_save_and_review(dirs: Path) -> None:
     store = DatasetStore(dirs / "datasets" / "table")
     assert len(store.stems()) == 2
     assert "已加入 2 张照片" in infos(at)
-    assert "jingsuan train --data table --classifier-only" in infos(at)  # how to teach the reader this set
+    assert "jingsuan finetune table --classifier-only" in infos(at)  # how to teach the reader this set
     at.run()  # the canvas reruns the page when the photo loads: the upload's report stays while those files do
     assert "已加入 2 张照片" in infos(at)
     assert "没有识别模型" in infos(at) or "模型预先画了" in infos(at)
