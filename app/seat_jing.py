@@ -7,11 +7,9 @@ cycle comes from `scoring.tiles.jing_of` (suits 1→9→1, winds 东→北→东
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from scoring.errors import JingsuanError
@@ -81,11 +79,11 @@ def seat_jing(detections: Sequence[Any], indicator: str, low: float = LOW_CONFID
 
 
 def detect_tiles(data: bytes) -> list[Any]:
-    """The shipped detector (or the one `jingsuan app --models DIR` names) on a photo's bytes."""
+    """The detector of `vision.models_dir()` (the shipped one, or the folder `jingsuan app --models DIR` names)
+    on a photo's bytes."""
     import vision
 
-    model_dir = os.environ.get("JINGSUAN_MODEL_DIR")
-    return list(vision.detect(data, model=Path(model_dir) / "tiles.onnx" if model_dir else None))
+    return list(vision.detect(data))
 
 
 def read_seat_photo(

@@ -92,3 +92,12 @@ def test_a_seat_photo_is_read_with_the_given_detector() -> None:
 
     reading, detections = read_seat_photo(b"x", "8p", detect=lambda data: dets("8p 9p 9p 1p"))
     assert reading.counts() == {"zheng": 1, "fu": 2} and len(detections) == 4
+
+
+def test_a_seat_photo_is_read_with_the_model_folder_the_app_was_given(tmp_path, monkeypatch, hand_photo) -> None:
+    from app.seat_jing import read_seat_photo
+
+    monkeypatch.setenv("JINGSUAN_MODEL_DIR", str(tmp_path / "no-models"))  # jingsuan app --models DIR
+    reading, boxes = read_seat_photo(hand_photo.read_bytes(), "9m")
+    assert boxes == [] and [q["code"] for q in reading.questions] == ["detect_failed"]
+    assert "no-models" in reading.questions[0]["en"]  # the folder named, not the shipped models
