@@ -56,7 +56,7 @@ MAX_OTHER_VARIANTS = 8
 
 @dataclass(frozen=True)
 class Unit:
-    """Tiles that take one role together: a group, or a group of 3 and a lone tile (a kong apart)."""
+    """Tiles that take one role together: a group, or two groups that may be one meld split by a gap."""
 
     tiles: tuple[Placed, ...]
     row: int
@@ -116,12 +116,7 @@ def row_units(groups: Sequence[Group], width: float) -> list[list[Unit]]:
         g = groups[i]
         unit = Unit(tuple(g.tiles), g.row)
         nxt = groups[i + 1] if i + 1 < len(groups) else None
-        if nxt is not None and _kong_apart(g.tiles, nxt.tiles, width):
-            merged = Unit((*g.tiles, *nxt.tiles), g.row, merged=True)
-            variants = [*[[*v, merged] for v in variants], *[[*v, unit, Unit(tuple(nxt.tiles), g.row)] for v in variants]]
-            i += 2
-            continue
-        if nxt is not None and (_kong_apart(nxt.tiles, g.tiles, width) or _meld_split(g.tiles, nxt.tiles, width)):
+        if nxt is not None and _split_meld(g.tiles, nxt.tiles, width):
             merged = Unit((*g.tiles, *nxt.tiles), g.row, merged=True)
             variants = [*[[*v, merged] for v in variants], *[[*v, unit, Unit(tuple(nxt.tiles), g.row)] for v in variants]]
             i += 2
@@ -150,25 +145,18 @@ def _other_reading(tiles: Sequence[Placed]) -> str | None:
     return "stacked" if shifted or tall else None
 
 
-def _meld_split(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
-    """A lone tile and two tiles just beside it (either order), one of them sideways: a 吃/碰 whose claimed
-    tile's gap measured wide."""
-    if sorted((len(a), len(b))) != [1, 2] or not all(p.face_up for p in (*a, *b)):
-        return False
-    if not any(p.sideways for p in (*a, *b)):
+def _split_meld(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
+    """Two groups just beside each other that may be one meld split by a gap: four alike (a kong whose
+    fourth tile is set apart or lies sideways), or three alike or with a sideways tile (a 碰/吃 whose
+    claimed tile's gap measured wide)."""
+    tiles = (*a, *b)
+    if len(tiles) not in (3, 4) or not all(p.face_up for p in tiles):
         return False
     gap = (b[0].u - b[0].along / 2) - (a[-1].u + a[-1].along / 2)
-    return gap <= KONG_APART * width
-
-
-def _kong_apart(three: Sequence[Placed], one: Sequence[Placed], width: float) -> bool:
-    """Three alike and a lone alike tile just beside them (either side): maybe one kong."""
-    if len(three) != 3 or len(one) != 1 or not all(p.face_up for p in (*three, *one)):
+    if gap > KONG_APART * width:
         return False
-    if not all(_alike(three[0], p) for p in (*three[1:], one[0])):
-        return False
-    a, b = (three[-1], one[0]) if three[-1].u < one[0].u else (one[0], three[0])
-    return (b.u - b.along / 2) - (a.u + a.along / 2) <= KONG_APART * width
+    alike = all(_alike(tiles[0], p) for p in tiles[1:])
+    return alike if len(tiles) == 4 else alike or any(p.sideways for p in tiles)
 
 
 def _meld_type(u: Unit) -> str | None:
