@@ -2,8 +2,8 @@
 screen's width, and boxes moved between the photo's pixels and the canvas — without Streamlit.
 
 At zoom 1 the whole photo is shown; at zoom z a window 1/z of the photo's width and height is shown,
-centred where the player panned to (fractions 0..1 of the photo). Only boxes whose centre is inside
-the window go on the canvas; what the canvas gives back replaces exactly those, the others are kept.
+centred where the player panned to (fractions 0..1 of the photo). Only boxes wholly inside the window
+go on the canvas; what the canvas gives back replaces exactly those, the others are kept.
 """
 
 from __future__ import annotations
@@ -14,6 +14,18 @@ from dataclasses import dataclass
 from vision.datasets.store import LabeledBox
 
 ZOOMS: tuple[int, ...] = (1, 2, 3, 4)
+#: The zoom and pan controls' words: (zh, en).
+TEXT: dict[str, tuple[str, str]] = {
+    "zoom": ("放大", "Zoom"),
+    "pan_x": ("左右移动", "Pan left–right"),
+    "pan_y": ("上下移动", "Pan up–down"),
+}
+
+
+def say(key: str, lang: str) -> str:
+    """A control's word in the page's language."""
+    zh, en = TEXT[key]
+    return en if lang == "en" else zh
 #: Room the page leaves beside the canvas on a narrow screen (Streamlit's padding), CSS pixels.
 SIDE_PADDING = 32
 MAX_CANVAS_WIDTH = 700
@@ -30,9 +42,9 @@ class Window:
     h: float
 
     def holds(self, box: LabeledBox) -> bool:
-        """The box's centre lies in the window."""
-        cx, cy = (box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2
-        return self.x0 <= cx <= self.x0 + self.w and self.y0 <= cy <= self.y0 + self.h
+        """The whole box lies in the window (a box cut by its edge stays off the canvas, untouched,
+        since the canvas would give it back cut)."""
+        return self.x0 <= box.x1 and box.x2 <= self.x0 + self.w and self.y0 <= box.y1 and box.y2 <= self.y0 + self.h
 
     @property
     def crop(self) -> tuple[int, int, int, int]:

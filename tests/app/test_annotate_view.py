@@ -50,3 +50,11 @@ def test_a_box_removed_on_the_canvas_goes() -> None:
     win = Window(2000, 0, 2000, 1500)
     _, index = to_window(boxes, win)
     assert from_window(boxes, index, [box(600, 200, "3m")], win) == [box(100, 100, "1m"), box(2600, 200, "3m")]
+
+
+def test_a_box_cut_by_the_windows_edge_stays_off_the_canvas_and_is_kept_whole() -> None:
+    boxes = [box(1980, 200, "1m"), box(2500, 200, "2m")]  # the first straddles the window's left edge
+    win = Window(2000, 0, 2000, 1500)
+    shown, index = to_window(boxes, win)
+    assert index == [1]
+    assert from_window(boxes, index, shown, win) == boxes

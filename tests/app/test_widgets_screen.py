@@ -18,3 +18,19 @@ def test_without_a_browser_the_width_is_unknown_and_the_canvas_keeps_its_desktop
     at = AppTest.from_function(page).run()
     assert not at.exception
     assert at.markdown[0].value == "width=None canvas=700"
+
+
+def touch_page() -> None:
+    import streamlit as st
+
+    from app.widgets.touch import touch_draws_on_canvas
+
+    touch_draws_on_canvas()
+    touch_draws_on_canvas.__doc__  # noqa: B018
+    st.write("after")
+
+
+def test_the_touch_helper_mounts_without_a_browser_and_takes_no_room() -> None:
+    at = AppTest.from_function(touch_page).run()
+    assert not at.exception
+    assert at.markdown[0].value == "after"
