@@ -26,7 +26,6 @@ def touch_page() -> None:
     from app.widgets.touch import touch_draws_on_canvas
 
     touch_draws_on_canvas()
-    touch_draws_on_canvas.__doc__  # noqa: B018
     st.write("after")
 
 
