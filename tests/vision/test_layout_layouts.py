@@ -169,3 +169,9 @@ def test_a_pung_tile_read_face_down_is_read_as_its_face_when_only_that_makes_a_w
     sure = {"back@14": (("back", 0.7), ("5z", 0.2), ("3p", 0.01))}
     a = assign(lay([[["3z"]], [hand, ["1z"]], [["5z", "back", "5z"]]], sure=sure))
     assert melds(a) == [("peng", "555z")] and "legal_fix" in codes(a)
+
+
+def test_a_kong_split_in_two_by_the_gap_of_its_sideways_tile_is_one_kong() -> None:
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    a = assign(lay([[["3z"]], [hand, ["1z"], ["5s", "5s"], ["+-0.2"], ["5s", "5s"]]]))
+    assert melds(a) == [("gang", "5555s")] and a.win_tile == "1z" and a.hand == hand
