@@ -11,6 +11,7 @@ from typing import Any
 
 from scoring.tiles import tile
 from vision.datasets.store import DatasetStore, DuplicateExampleError, LabeledBox
+from vision.reader.boxes import box_iou
 from vision.reader.detection import CLASS_NAMES
 
 #: Widest canvas (CSS pixels) that fits the app's centred layout.
@@ -122,15 +123,6 @@ def drawing_to_boxes(
     return out
 
 
-def iou(a: LabeledBox, b: LabeledBox) -> float:
-    """Intersection over union of two boxes."""
-    ix = max(0.0, min(a.x2, b.x2) - max(a.x1, b.x1))
-    iy = max(0.0, min(a.y2, b.y2) - max(a.y1, b.y1))
-    inter = ix * iy
-    union = (a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def same_boxes(a: Sequence[LabeledBox], b: Sequence[LabeledBox], tol: float = 0.75) -> bool:
     """Equal up to `tol` pixels per coordinate (canvas round trips are not exact)."""
     return len(a) == len(b) and all(
@@ -145,7 +137,7 @@ def box_to_select(old: Sequence[LabeledBox], new: Sequence[LabeledBox]) -> int |
 
 def match_origins(old: Sequence[LabeledBox], new: Sequence[LabeledBox], min_iou: float = 0.3) -> list[int | None]:
     """For each new box, the old box it came from (best IoU, each old box used once), or None if drawn new."""
-    pairs = sorted(((iou(o, n), i, j) for i, o in enumerate(old) for j, n in enumerate(new)), reverse=True)
+    pairs = sorted(((box_iou(o[:4], n[:4]), i, j) for i, o in enumerate(old) for j, n in enumerate(new)), reverse=True)
     origin: list[int | None] = [None] * len(new)
     used: set[int] = set()
     for score, i, j in pairs:

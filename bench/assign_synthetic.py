@@ -32,6 +32,7 @@ if str(ROOT) not in sys.path:
 from scoring import RoundError, settle  # noqa: E402
 from scoring.errors import JingsuanError  # noqa: E402
 from scoring.tiles import CODES, format_tiles, parse_tiles  # noqa: E402
+from vision.reader.boxes import iou_matrix  # noqa: E402
 from vision.reader.detection import Detection  # noqa: E402
 from vision.reader.layout import Assignment, assign  # noqa: E402
 
@@ -219,24 +220,17 @@ def gt_detections(scene: Any, rng: random.Random, tilt: float = 0.0, jitter: flo
     return out
 
 
-def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def match(scene: Any, dets: list[Detection]) -> list[Detection | None]:
     """For each ground-truth tile, the detection overlapping it best (IoU ≥ 0.5, one-to-one)."""
-    used: set[int] = set()
+    if not dets:
+        return [None] * len(scene.tiles)
+    ious = iou_matrix(np.array([t.box for t in scene.tiles]), np.array([d.box for d in dets]))
     out: list[Detection | None] = []
-    for t in scene.tiles:
-        best = max(((i, _iou(t.box, d.box)) for i, d in enumerate(dets) if i not in used), key=lambda x: x[1],
-                   default=(None, 0.0))
-        if best[0] is not None and best[1] >= 0.5:
-            used.add(best[0])
-            out.append(dets[best[0]])
+    for row in ious:
+        best = int(np.argmax(row))  # the first of equals, as before
+        if row[best] >= 0.5:
+            ious[:, best] = -1.0  # one-to-one: this detection is taken
+            out.append(dets[best])
         else:
             out.append(None)
     return out

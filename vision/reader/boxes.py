@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 
@@ -14,6 +16,11 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     area_a = np.clip(a[:, 2:] - a[:, :2], 0, None).prod(axis=1)
     area_b = np.clip(b[:, 2:] - b[:, :2], 0, None).prod(axis=1)
     return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-12)
+
+
+def box_iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """IoU of two x1y1x2y2 boxes (0 when they do not overlap or have no area)."""
+    return float(iou_matrix(np.asarray(a, float), np.asarray(b, float))[0, 0])
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float = 0.5) -> list[int]:
