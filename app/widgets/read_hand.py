@@ -1,5 +1,6 @@
 """The read hand on 算分: the photo with numbered boxes, one row of tile pictures (hand, 胡, 翻精), and —
-once a tile is tapped, on the photo or in the row — 设为胡牌 / 设为翻精 / 删除 and the palette.
+once a tile is tapped, on the photo or in the row — 设为胡牌 / 设为翻精 / 删除 and the palette, drawn
+between the photo and the row (near the finger either way, and still while the row grows).
 
 Everything a tap decides is in `app.tile_edit`; this module only draws and wires callbacks. The
 winning tile and the indicator are the page's widget values `win_tile` and `indicator` (so the
@@ -75,8 +76,8 @@ def palette_open(draft: Any, entries: MutableMapping[str, Any]) -> bool:
 
 def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, label: Callable[[str], str],
                    clear: tuple[str, Callable[[], None]] | None = None) -> None:
-    """The photo (when there is one), the row, and the tools for the picked tile; `clear` = (label, callback)
-    adds a 清空 button (key clear_hand) beside 加一张."""
+    """The photo (when there is one), then — while a tile is picked or tiles are missing — its tools and the
+    palette, then the row; `clear` = (label, callback) adds a 清空 button (key clear_hand) beside 加一张."""
     inject_css(face_variables_css())  # once per run: the rows and the palette below refer to it
     tiles = edit.row(draft.hand, entries)
     reading = getattr(draft, "reading", None)
@@ -104,6 +105,10 @@ def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, 
     elif not draft.hand:
         st.caption(say("hint_hand", lang))
 
+    opened = palette_open(draft, entries)
+    if opened:  # between the photo and the row: where the finger is, and it stays put while the row grows
+        chooser_part(draft, entries, pick, detections, slots, lang, label, touched)
+
     shown = list(tiles)
     if not entries.get("win_tile") and entries.get("win_seat") != "none":
         shown.append(edit.RowTile(Slot(WIN), "", "胡", 0))
@@ -123,15 +128,17 @@ def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, 
         faces_css=False,
     )
     st.caption(say("count", lang, n=len(draft.hand), m=winner_melds(draft.melds, entries)))
-    opened = palette_open(draft, entries)
     if not opened or (clear and draft.hand):
         with st.container(key="row_tools", horizontal=True, gap="small"):
             if not opened:
                 st.button(say("add", lang), key="tile_add", on_click=set_pick, args=(ADD,))
             if clear and draft.hand:
                 st.button(clear[0], key="clear_hand", on_click=clear[1])
-    if not opened:
-        return
+
+
+def chooser_part(draft: Any, entries: MutableMapping[str, Any], pick: Slot | None, detections: list[Any],
+                 slots: list[Slot | None], lang: str, label: Callable[[str], str], touched: Callable[[], None]) -> None:
+    """The picked tile's tools, the reader's other guesses for it, and the palette."""
     tools_part(draft, entries, pick, lang, label, touched)
     alternatives = [c for c, _ in getattr(detections[slots.index(pick)], "alternatives", ())
                     if c in _CODES and c != edit.code_at(pick, draft.hand, entries, draft.melds)] if pick in slots else []

@@ -54,13 +54,17 @@ class Journey:
         return int(self.page.evaluate(f"() => ({SCROLLER_JS})().scrollTop"))
 
     def visible_band(self) -> tuple[float, float]:
-        """The part of the viewport not covered by Streamlit's fixed header: (top, bottom)."""
+        """The part of the viewport not covered by Streamlit's fixed header or the phone's page bar: (top, bottom)."""
         header = self.page.locator('[data-testid="stHeader"]')
-        top = 0.0
+        top, bottom = 0.0, float(self.viewport_height)
         if header.count():
             box = header.first.bounding_box()
             top = box["y"] + box["height"] if box else 0.0
-        return top, float(self.viewport_height)
+        bar = self.page.locator(".st-key-page_bar")
+        if bar.count() and bar.first.is_visible():
+            box = bar.first.bounding_box()
+            bottom = min(bottom, box["y"]) if box else bottom
+        return top, bottom
 
     def on_screen(self, locator: Any) -> bool:
         """True when the whole element is inside the visible band (no scroll needed to see it)."""
