@@ -165,7 +165,8 @@ def default_reader(single_pass: bool = False) -> Callable[[Any], tuple[list[Any]
     """`jingsuan read` on an RGB array: (detections, round part, seconds); `single_pass`: one detection at
     the threshold and its layout, no second look at weak boxes (the detector's part as before issue 22)."""
     from vision.reader.detector import CONF_THRESHOLD, get_detector
-    from vision.reader.layout import assign, read_layout
+    from vision.reader.layout import WEAK_FLOOR, assign, read_layout
+    from vision.reader.levels import DetectionLevels
 
     detector = get_detector()
 
@@ -176,7 +177,7 @@ def default_reader(single_pass: bool = False) -> Callable[[Any], tuple[list[Any]
             dets = detector(image, conf=CONF_THRESHOLD)
             a = assign(dets, image_size=size)
         else:
-            dets, a = read_layout(lambda c: detector(image, conf=c), CONF_THRESHOLD, size)
+            dets, a = read_layout(DetectionLevels(detector, image, WEAK_FLOOR).at, CONF_THRESHOLD, size)
         return dets, a.to_round_part(), time.perf_counter() - t0
 
     return read

@@ -14,7 +14,8 @@ from scoring.tiles import tile
 from vision.reader.detection import Detection
 from vision.reader.detector import CONF_THRESHOLD, get_detector
 from vision.reader.image import load_image
-from vision.reader.layout import Assignment, read_layout
+from vision.reader.layout import WEAK_FLOOR, Assignment, read_layout
+from vision.reader.levels import DetectionLevels
 from vision.reader.session import DETECTOR_FILE, models_dir
 
 
@@ -50,7 +51,8 @@ def read_photo(image: Any, models: str | Path | None = None, indicator: str | No
     code = tile(str(indicator).strip()).code if indicator else None  # a bad name fails before any reading
     rgb = load_image(image)
     size = (int(rgb.shape[1]), int(rgb.shape[0]))
-    detector = get_detector(detector_path(models))
-    # a photo lacking a tile or its indicator is looked at again for boxes under `conf` (`read_layout`)
-    detections, assignment = read_layout(lambda c: detector(rgb, conf=c), conf, size, code)
+    # a photo lacking a tile or its indicator is looked at again for boxes under `conf` (`read_layout`),
+    # from the same detector pass (`DetectionLevels`)
+    levels = DetectionLevels(get_detector(detector_path(models)), rgb, WEAK_FLOOR)
+    detections, assignment = read_layout(levels.at, conf, size, code)
     return PhotoReading(detections, assignment, size)

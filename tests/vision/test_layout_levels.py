@@ -1,0 +1,42 @@
+"""`vision.reader.levels`: one detector pass, named at the threshold first and deeper only when asked."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.reader.detection import Detection
+from vision.reader.detector import tile_confidence
+from vision.reader.levels import DetectionLevels
+
+
+class _Stub:
+    """A two-stage detector whose YOLO stage finds four boxes: two sure tiles, a faint blank 白板 apart,
+    and a faint box over the first tile; it counts how often each stage runs."""
+
+    classifier = object()
+
+    def __init__(self) -> None:
+        self.boxes = np.array([[0, 0, 30, 40], [30, 0, 60, 40], [100, 0, 130, 40], [2, 2, 31, 41]], float)
+        self.scores = np.array([0.9, 0.8, 0.06, 0.05])
+        self.found = 0
+        self.named: list[int] = []
+
+    def find_boxes(self, rgb: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        self.found += 1
+        keep = self.scores >= conf
+        return self.boxes[keep], self.scores[keep], np.zeros(int(keep.sum()), int)
+
+    def _classify(self, rgb: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> list[Detection]:
+        self.named.append(len(boxes))
+        return [Detection(tuple(b), "5z", tile_confidence(s, 0.95), (("5z", 0.95),)) for b, s in zip(boxes, scores)]
+
+
+def test_the_threshold_reads_as_one_detection_and_the_second_look_names_only_new_boxes() -> None:
+    stub = _Stub()
+    levels = DetectionLevels(stub, np.zeros((50, 140, 3), np.uint8), 0.1)
+    first = levels.at(0.25)
+    assert [d.box for d in first] == [(0, 0, 30, 40), (30, 0, 60, 40)] and stub.named == [2]
+    deeper = levels.at(0.1)
+    assert stub.found == 1  # the YOLO stage ran once
+    assert stub.named == [2, 1]  # the faint box over the first tile is that tile again: not named
+    assert [d.box for d in deeper] == [(0, 0, 30, 40), (30, 0, 60, 40), (100, 0, 130, 40)]

@@ -1,0 +1,65 @@
+"""One detector pass over a photo, named as deep as the layout asks (`DetectionLevels.at(conf)`).
+
+`layout.read_layout` reads a photo at the threshold, and only a photo lacking a tile or its indicator
+again down to `layout.WEAK_FLOOR`. Run twice, the detector would find its boxes twice and name every box
+again, many of them table; here the YOLO stage runs once, down to the floor, and the classifier names
+the boxes the threshold can pass first, then, if asked, at most `MAX_WEAK` of the others that no
+named box covers, surest first. The boxes named at the threshold are the detector's own at that
+threshold: greedy NMS keeps a box whatever weaker boxes lie under it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from vision.reader.boxes import iou_matrix
+from vision.reader.detection import Detection
+from vision.reader.detector import BOX_THRESHOLD, BOX_WEIGHT, drop_covered
+
+#: Weak boxes named at most on the second look (surest box scores first).
+MAX_WEAK = 12
+#: A weak box overlapping a named one this much is that tile again, not named.
+SAME_TILE = 0.3
+
+
+def box_floor(conf: float) -> float:
+    """The least box score whose tile can reach `conf` once named (the detector's own rule)."""
+    return max(min(conf, BOX_THRESHOLD), conf ** (1 / BOX_WEIGHT))
+
+
+class DetectionLevels:
+    """The detections of one photo at any threshold down to `floor`, from one YOLO pass."""
+
+    def __init__(self, detector: Any, rgb: np.ndarray, floor: float) -> None:
+        self.detector, self.rgb, self.floor = detector, rgb, floor
+        self._boxes: np.ndarray | None = None
+        self._scores: np.ndarray | None = None
+        self._named: dict[float, list[Detection]] = {}
+
+    def at(self, conf: float) -> list[Detection]:
+        """The photo's detections of confidence ≥ `conf` (below the first threshold asked: up to MAX_WEAK more)."""
+        if self.detector.classifier is None:  # a single-stage model names its boxes itself
+            return self.detector(self.rgb, conf=conf)
+        if self._boxes is None:
+            self._boxes, self._scores, _ = self.detector.find_boxes(self.rgb, box_floor(min(conf, self.floor)))
+        assert self._scores is not None
+        if not self._named:
+            sure = self._scores >= box_floor(conf)
+            named = self.detector._classify(self.rgb, self._boxes[sure], self._scores[sure])
+            self._named[conf] = [d for d in named if d.conf >= conf]
+            return list(self._named[conf])
+        first_conf = max(self._named)
+        first = self._named[first_conf]
+        if conf >= first_conf:
+            return [d for d in first if d.conf >= conf]
+        rest = self._scores < box_floor(first_conf)
+        boxes, scores = self._boxes[rest], self._scores[rest]
+        if len(first) and len(boxes):
+            keep = iou_matrix(boxes, np.array([d.box for d in first])).max(axis=1) < SAME_TILE
+            boxes, scores = boxes[keep], scores[keep]
+        order = np.argsort(-scores, kind="stable")[:MAX_WEAK]
+        weak = self.detector._classify(self.rgb, boxes[order], scores[order]) if len(order) else []
+        out = drop_covered([*first, *(d for d in weak if d.conf >= conf)])
+        return sorted(out, key=lambda d: (d.cx, d.cy))
