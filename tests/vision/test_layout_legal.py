@@ -60,3 +60,18 @@ def test_a_blank_white_dragon_the_detector_barely_saw_is_taken_in_as_the_indicat
     assert any(q["code"] == "weak_added" and "白" in q["zh"] for q in a.questions)
     found, a = read_layout(lambda c: [d for d in dets if d.conf >= c] + [Detection((100, 20, 130, 60), "3z", 0.9)], 0.25)
     assert a.indicator == "3z"  # a photo that reads well is detected once
+
+
+def test_the_rule_options_decide_which_reading_is_a_win() -> None:
+    # 東南西 is an honor chow under any rules, 東南中 only where winds and dragons may mix (honor_seq_mixed):
+    # the winning tile read 中 (else 西) is kept as read only under that option
+    from scoring.chongguan.presets import XINGGUO
+
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "9p", "9p"]
+    slots = [Slot("hand", ((c, 0.95),)) for c in hand]
+    slots += [Slot("win", (("7z", 0.6), ("3z", 0.35))), Slot("indicator", (("6m", 0.95),))]
+    h = Hypothesis(tuple(slots))
+    plain = decode([h], XINGGUO)
+    mixed = decode([h], replace(XINGGUO, honor_seq_mixed=True))
+    assert plain.legal and plain.codes[13] == "3z" and plain.changed == (13,)
+    assert mixed.legal and mixed.codes[13] == "7z" and mixed.changed == ()

@@ -45,14 +45,16 @@ def detector_path(models: str | Path | None = None) -> Path:
 
 
 def read_photo(image: Any, models: str | Path | None = None, indicator: str | None = None,
-               conf: float = CONF_THRESHOLD) -> PhotoReading:
+               conf: float = CONF_THRESHOLD, options: Any = None) -> PhotoReading:
     """Read a photo (path, bytes, PIL image or RGB array); `indicator` (a tile code or name, e.g. 5p or
-    五筒) overrides the photo's. Bad input raises a JingsuanError (DetectorError, TileError)."""
+    五筒) overrides the photo's; `options` (the table's 冲关 rule options, default 兴国) decide which hands
+    are wins when the most probable legal round is chosen. Bad input raises a JingsuanError (DetectorError,
+    TileError)."""
     code = tile(str(indicator).strip()).code if indicator else None  # a bad name fails before any reading
     rgb = load_image(image)
     size = (int(rgb.shape[1]), int(rgb.shape[0]))
     # a photo lacking a tile or its indicator is looked at again for boxes under `conf` (`read_layout`),
     # from the same detector pass (`DetectionLevels`)
     levels = DetectionLevels(get_detector(detector_path(models)), rgb, WEAK_FLOOR)
-    detections, assignment = read_layout(levels.at, conf, size, code)
+    detections, assignment = read_layout(levels.at, conf, size, code, options)
     return PhotoReading(detections, assignment, size)

@@ -141,7 +141,7 @@ def _inside(d: Detection, image_size: tuple[int, int] | None) -> bool:
 
 def assign(
     detections: Sequence[Detection], image_size: tuple[int, int] | None = None, indicator: str | None = None,
-    sure_above: float | None = None,
+    sure_above: float | None = None, options: Any = None,
 ) -> Assignment:
     """Rows, groups and roles of a photo's detections; `indicator` (a tile code) overrides the photo's.
 
@@ -152,22 +152,25 @@ def assign(
     With `sure_above`, boxes less sure than that are held back: the photo is read without them, and one
     or two of them (surest first, `WEAK_TRIES`) are taken in only when the round does not add up or is no
     win without them — a tile the detector barely saw, a blank 白板 the classifier cannot name.
+
+    `options`: the table's rule options (`scoring.chongguan` typed options; default 兴国) that decide which
+    hands are wins when the legal round is chosen.
     """
     given = _normalise_indicator(indicator)
     dets = [d for d in detections if d.width > 0 and d.height > 0 and _inside(d, image_size)]
     if not dets:
         return _empty(given)
     if sure_above is None:
-        return _assign_any(dets, given)
+        return _assign_any(dets, given, options)
     sure = [d for d in dets if d.conf >= sure_above]
     weak = sorted((d for d in dets if d.conf < sure_above), key=lambda d: -d.conf)[:WEAK_TRIES]
-    first = _assign_any(sure or dets, given)
+    first = _assign_any(sure or dets, given, options)
     if not sure or not weak or not _troubled(first):
         return first
     named = [w for w in weak if w.alternatives and w.alternatives[0][1] >= NAMED_WEAK]  # e.g. a row of blank 白板
     tries = [*([w] for w in weak), *([a, b] for i, a in enumerate(weak[:3]) for b in weak[i + 1 : 3])]
     for extra in [*tries, *([named] if len(named) > 2 else [])]:
-        retry = _assign_any([*sure, *extra], given)
+        retry = _assign_any([*sure, *extra], given, options)
         if not _troubled(retry):
             retry.questions.append(weak_question(extra))
             return retry
@@ -175,17 +178,17 @@ def assign(
 
 
 def read_layout(detect_at: Callable[[float], list[Detection]], conf: float, image_size: tuple[int, int] | None = None,
-                indicator: str | None = None) -> tuple[list[Detection], Assignment]:
+                indicator: str | None = None, options: Any = None) -> tuple[list[Detection], Assignment]:
     """The detections and layout of a photo, `detect_at(conf)` giving its detections at a threshold: read at
     `conf`; when that round lacks a tile or its indicator (`_short`), the photo is detected again down to
     WEAK_FLOOR and read with the boxes under `conf` held back (`assign(sure_above=conf)`), so a barely-seen
     tile is taken in only when the round needs it. Any other photo costs one detection, as before."""
     dets = detect_at(conf)
-    first = assign(dets, image_size, indicator)
+    first = assign(dets, image_size, indicator, options=options)
     if not _short(first) or conf <= WEAK_FLOOR:
         return dets, first
     more = detect_at(WEAK_FLOOR)
-    second = assign(more, image_size, indicator, sure_above=conf)
+    second = assign(more, image_size, indicator, sure_above=conf, options=options)
     return (more, second) if not _troubled(second) else (dets, first)
 
 
@@ -195,16 +198,16 @@ def _short(a: Assignment) -> bool:
     return n < 14 or a.indicator is None
 
 
-def _assign_any(dets: list[Detection], given: str | None) -> Assignment:
+def _assign_any(dets: list[Detection], given: str | None, options: Any = None) -> Assignment:
     """The layout of `dets`, upright or turned a quarter."""
     if turned_a_quarter(dets):
-        return _assign_turned(dets, given)
-    return _assign_tolerant(dets, given)
+        return _assign_turned(dets, given, options)
+    return _assign_tolerant(dets, given, options)
 
 
-def _assign_tolerant(dets: list[Detection], given: str | None) -> Assignment:
+def _assign_tolerant(dets: list[Detection], given: str | None, options: Any = None) -> Assignment:
     """The layout of `dets`, or, when it does not add up, of `dets` without up to MAX_SET_ASIDE doubtful boxes."""
-    first = _assign_layout(dets, given)
+    first = _assign_layout(dets, given, options)
     if not _troubled(first):
         return first
     doubtful = sorted((d for d in dets if d.conf < DOUBTFUL), key=lambda d: d.conf)
@@ -217,7 +220,7 @@ def _assign_tolerant(dets: list[Detection], given: str | None) -> Assignment:
         kept = [d for d in dets if all(d is not x for x in aside)]
         if not kept:
             break
-        retry = _assign_layout(kept, given)
+        retry = _assign_layout(kept, given, options)
         if not _troubled(retry):
             retry.set_aside = aside
             retry.questions.append(set_aside_question(aside))
@@ -225,14 +228,14 @@ def _assign_tolerant(dets: list[Detection], given: str | None) -> Assignment:
     return first
 
 
-def _assign_turned(dets: list[Detection], given: str | None) -> Assignment:
+def _assign_turned(dets: list[Detection], given: str | None, options: Any = None) -> Assignment:
     """A photo turned 90°: read it turned upright both ways and keep the way whose layout adds up
     (the winning tile set apart at the right end decides); when both read alike, ask."""
     readings = []
     for clockwise in (True, False):
         turned = [quarter_turn(d, clockwise) for d in dets]
         back = {t.box: d for t, d in zip(turned, dets)}
-        a = _assign_tolerant(turned, given)
+        a = _assign_tolerant(turned, given, options)
         merit = (not _troubled(a), a.win_tile is not None, -len(a.questions))
         readings.append((merit, _in_photo_frame(a, back)))
     (best_merit, best), (other_merit, _) = sorted(readings, key=lambda r: r[0], reverse=True)
@@ -261,7 +264,7 @@ def _troubled(a: Assignment) -> bool:
     return any(q["code"] in TROUBLE for q in a.questions)
 
 
-def _assign_layout(dets: list[Detection], given: str | None) -> Assignment:
+def _assign_layout(dets: list[Detection], given: str | None, options: Any = None) -> Assignment:
     """One pass of rows → groups → roles over `dets`."""
     angle = estimate_angle(dets)
     placed = place(dets, angle)
@@ -274,15 +277,16 @@ def _assign_layout(dets: list[Detection], given: str | None) -> Assignment:
         assign_hand_row(st)
     assign_melds(st)
     ind = assign_indicator(st, given)
-    return _legal_reading(_finish(st, rows, ind, angle), rows, width, given)
+    return _legal_reading(_finish(st, rows, ind, angle), rows, width, given, options)
 
 
-def _legal_reading(a: Assignment, rows: list[list[Placed]], width: float, given: str | None) -> Assignment:
+def _legal_reading(a: Assignment, rows: list[list[Placed]], width: float, given: str | None,
+                   options: Any = None) -> Assignment:
     """The most probable legal round among every layout reading and the classifier's top choices
     (`decide`): kept as `a` when it is the same round, said (`not_a_win`) when there is none."""
     units = [row_units(split_groups(r, width, i), width) for i, r in enumerate(rows)]
     hand_row = next((g.row for g in a.groups if g.role in ("hand", "win")), None)
-    d = decide(units, hand_row, given)
+    d = decide(units, hand_row, given, options)
     if d is None:
         a.questions.append(not_a_win_question())
         return a
