@@ -38,6 +38,8 @@ MELD_COUNTS = (0, 1, 2)
 SUITED_RUNS = [(s * 9 + r, s * 9 + r + 1, s * 9 + r + 2) for s in range(3) for r in range(7)]
 #: The canvas of a composed photo before the camera: its longer side in pixels.
 CANVAS = 1280
+#: The shadow of a tile's body, below and right of its face: this share of the tile's width.
+SHADOW = 0.06
 
 
 @dataclass
@@ -321,12 +323,17 @@ def _back(face: np.ndarray, colour: tuple[int, int, int], rng: random.Random) ->
 
 
 def _paste(canvas: np.ndarray, crop: np.ndarray, x: float, y: float, w: float, h: float) -> None:
+    """The crop resized into the box, with the shadow a tile's body casts below and right of it (a crop
+    holds the face only: without it a blank 白板 on a light cloth would have no edge at all)."""
     import cv2
 
     H, W = canvas.shape[:2]
     x1, y1 = int(round(x)), int(round(y))
     pw, ph = max(2, int(round(w))), max(2, int(round(h)))
     tile = cv2.resize(crop, (pw, ph), interpolation=cv2.INTER_AREA if crop.shape[1] > pw else cv2.INTER_LINEAR)
+    edge = max(1, round(SHADOW * min(pw, ph)))
+    shadow = canvas[max(0, y1 + edge) : min(H, y1 + ph + edge), max(0, x1 + edge) : min(W, x1 + pw + edge)]
+    shadow[:] = (shadow.astype(np.float32) * 0.6).astype(np.uint8)
     sx1, sy1, sx2, sy2 = max(0, x1), max(0, y1), min(W, x1 + pw), min(H, y1 + ph)
     if sx2 > sx1 and sy2 > sy1:
         canvas[sy1:sy2, sx1:sx2] = tile[sy1 - y1 : sy2 - y1, sx1 - x1 : sx2 - x1]
