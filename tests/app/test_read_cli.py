@@ -31,3 +31,26 @@ def test_read_cli_rejects_an_unknown_indicator(tmp_path: Path, capsys: pytest.Ca
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "unknown tile" in err and "Traceback" not in err
 
+
+
+def test_read_cli_reads_under_the_preset_it_is_given(hand_photo: Path, monkeypatch, capsys) -> None:
+    """`--rules nanchang` hands 南昌's options to the legal-round decoding; 兴国 is the default."""
+    from scoring.chongguan import PRESETS
+
+    seen = []
+    real = vision.read_photo
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("options"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(vision, "read_photo", spy)
+    assert main(["read", str(hand_photo), "--rules", "nanchang"]) == 0
+    assert main(["read", str(hand_photo)]) == 0
+    assert seen == [PRESETS["nanchang"], PRESETS["xingguo"]]
+
+
+def test_read_cli_refuses_an_unknown_preset_in_one_line(hand_photo: Path, capsys) -> None:
+    assert main(["read", str(hand_photo), "--rules", "beijing"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "未知的冲关规则：beijing"
