@@ -23,8 +23,10 @@ from scoring.errors import JingsuanError
 #: The memory's file in the data folder, beside the ledger.
 MEMORY_FILENAME = "tile_memory.npz"
 #: A crop farther than this (cosine distance, 0 = same direction, 2 = opposite) from every remembered
-#: prototype keeps the classifier's reading. Calibrate for a classifier with `calibrate_max_distance`.
-DEFAULT_MAX_DISTANCE = 0.15
+#: prototype keeps the classifier's reading. Calibrate for a classifier with `calibrate_max_distance`;
+#: with v9's 160-d feature, 0.1 and wider took right readings too on an unseen shoot (`bench/corrections.py`,
+#: models/MODEL_CARD.md "Issue 23"), so the default is this cautious.
+DEFAULT_MAX_DISTANCE = 0.05
 #: The tile a box a player deleted is remembered as: no tile of the game (the classifier's `none`).
 NOT_A_TILE = "none"
 #: The name of the classifier's embedding output.
