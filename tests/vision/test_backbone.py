@@ -115,3 +115,23 @@ def test_an_embedding_output_added_to_a_classifier_leaves_its_logits_exactly_as_
     assert np.array_equal(plain(crops), emb(crops))
     assert [o.name for o in emb.session.get_outputs()] == ["logits", "embedding"]
     assert [o.name for o in TileClassifier(DEFAULT_CLASSIFIER).session.get_outputs()] == ["logits", "embedding"]
+
+
+def test_a_short_tile_net_run_writes_an_int8_classifier_the_reader_loads(tmp_path):
+    pytest.importorskip("onnx")
+    from vision.reader.classifier import CROP_H, CROP_W, TileClassifier
+    from vision.training.classifier import CropSet
+    from vision.training.tile_net import train_tile_net
+
+    rng = np.random.default_rng(0)
+    crops = CropSet(rng.integers(0, 255, (24, CROP_H, CROP_W, 3), dtype=np.uint8), rng.integers(0, 36, 24))
+    said: list[str] = []
+    figures = train_tile_net(crops, crops, tmp_path / "cls.onnx", epochs=1, batch=12, log=said.append)
+    assert said and said[0].startswith("epoch 1/1") and 0 <= figures["valid_acc_epoch1"] <= 1
+    for name in ("cls.onnx", "cls.fp32.onnx", "cls.pt"):
+        assert (tmp_path / name).is_file()
+    reader = TileClassifier(tmp_path / "cls.onnx")
+    assert reader.session.get_modelmeta().custom_metadata_map["quantized"] == "int8"
+    assert reader(crops.x[:3]).shape == (3, 36)
+    emb = reader.session.run(["embedding"], {reader.input_name: np.zeros((2, 3, CROP_H, CROP_W), np.float32)})[0]
+    assert emb.shape == (2, 1280)

@@ -1,0 +1,43 @@
+"""bench/corrections.py: what a player's corrections of one photo teach the table's memory."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from vision.reader.detection import Detection
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "corrections.py"
+
+
+def _bench():  # noqa: ANN202 - the bench module
+    spec = importlib.util.spec_from_file_location("corrections", BENCH)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _photo() -> tuple[list[Detection], list[Detection]]:
+    """Read: 8p misread as 1s, 2m right, an extra box; labelled: 8p, 2m, and a 5z the reader missed."""
+    read = [Detection((0, 0, 10, 14), "1s", 0.9), Detection((12, 0, 22, 14), "2m", 0.9), Detection((50, 0, 60, 14), "3p", 0.4)]
+    truth = [Detection((0, 0, 10, 14), "8p", 1), Detection((12, 0, 22, 14), "2m", 1), Detection((24, 0, 34, 14), "5z", 1)]
+    return read, truth
+
+
+def test_a_photos_mistakes_teach_the_misread_the_deleted_and_the_missed_tile():
+    read, truth = _photo()
+    boxes, tiles = _bench().corrections(read, truth, everything=False)
+    assert list(zip(boxes, tiles)) == [((0, 0, 10, 14), "8p"), ((50, 0, 60, 14), "none"), ((24, 0, 34, 14), "5z")]
+
+
+def test_a_confirmed_photo_also_teaches_the_tiles_read_right():
+    read, truth = _photo()
+    _, tiles = _bench().corrections(read, truth, everything=True)
+    assert sorted(tiles) == sorted(["8p", "2m", "none", "5z"])
+
+
+def test_boxes_are_paired_one_to_one_by_overlap():
+    read, truth = _photo()
+    assert sorted(_bench().match(read, truth)) == [(0, 0), (1, 1)]
+    assert _bench().match([], truth) == []
