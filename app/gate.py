@@ -20,7 +20,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 from scoring.errors import JingsuanError
 
@@ -159,7 +159,7 @@ class Gate:
     def cookie_ok(self, value: str, now: float) -> bool:
         """True for an unexpired cookie this gate signed."""
         expiry, _, sig = value.partition(".")
-        if not expiry.isdigit() or len(expiry) > 12 or int(expiry) < now:
+        if not (expiry.isascii() and expiry.isdigit()) or len(expiry) > 12 or int(expiry) < now:
             return False
         good = hmac.new(self.key, expiry.encode(), hashlib.sha256).hexdigest()
         return hmac.compare_digest(sig.encode("ascii", "replace"), good.encode())
@@ -211,11 +211,20 @@ def same_origin(scope: Scope) -> bool:
     return urlsplit(origin).netloc.lower() == (header(scope, b"host") or "").lower()
 
 
+LOCATION_SAFE = "".join(chr(c) for c in range(33, 127) if chr(c) not in "\\\"<>`")
+
+
 def safe_next(target: str) -> str:
-    """A local path to go to after the gate (never another site)."""
+    """A local path to go to after the gate (never another site), as printable ASCII for the Location header.
+
+    Tabs, newlines and other control characters are refused: a browser drops them, so `/<TAB>/evil.example`
+    would become `//evil.example`.  Other non-ASCII (a Chinese page name) is percent-encoded.
+    """
+    if any(ord(ch) < 33 or ord(ch) == 127 for ch in target):
+        return "/"
     if not target.startswith("/") or target.startswith("//") or "\\" in target or target.startswith(GATE_PATH):
         return "/"
-    return target
+    return quote(target, safe=LOCATION_SAFE)
 
 
 async def send_response(send: Any, status: int, body: str, headers: list[tuple[str, str]] | None = None) -> None:
@@ -261,7 +270,10 @@ async def read_form(receive: Any) -> dict[str, str] | None:
         more = message.get("more_body", False)
         if len(body) > MAX_FORM_BYTES:
             return None
-    fields = parse_qs(body.decode("latin-1"), max_num_fields=8)
+    try:
+        fields = parse_qs(body.decode("latin-1"), max_num_fields=8)
+    except ValueError:  # more fields than a code form has
+        return None
     return {k: v[0] for k, v in fields.items()}
 
 

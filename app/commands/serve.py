@@ -185,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         env["JINGSUAN_HTTPS"] = "1"
     env.setdefault("STREAMLIT_BROWSER_GATHER_USAGE_STATS", "false")
+    env["FORWARDED_ALLOW_IPS"] = ""  # no proxy of ours: the gate counts guesses by the TCP peer, not X-Forwarded-For
     url = app_url(args.host, args.port, bool(cert), code)
     print(f"精算已启动 / jingsuan is running: {url}")
     print(f"账本 / ledger: {data_dir}")

@@ -379,3 +379,15 @@ def test_nothing_left_the_machine(server: Server) -> None:
     assert len(loaded) >= 2  # the recorder watched both `jingsuan app` and the server it starts
     log = server.net_log.read_text() if server.net_log.exists() else ""
     assert not re.search(r"\S", log), log
+
+
+def test_a_forged_x_forwarded_for_does_not_buy_more_guesses(server: Server) -> None:
+    """Uvicorn believes X-Forwarded-For from loopback by default: each forged address got 10 fresh guesses.
+
+    Last in this file: it leaves this client waiting.
+    """
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    for i in range(10):
+        headers = {**form, "X-Forwarded-For": "10.9.9.9", "X-Forwarded-Proto": "https"}
+        assert server.request("POST", "/gate", headers, f"code=xff{i:04d}".encode())[0] == 401
+    assert server.request("POST", "/gate", {**form, "X-Forwarded-For": "10.9.9.10"}, b"code=xff9999")[0] == 429
