@@ -19,6 +19,12 @@ COMPACT_CSS = f"""
   [data-testid="stFileUploaderDropzone"] {{ padding: 0.5rem 0.75rem; }}
   [data-testid="stWidgetLabel"] {{ min-height: 1.1rem; margin-bottom: 0.1rem; }}
   .stButton button, [data-testid="stBaseButton-secondary"], [data-testid="stBaseButton-primary"] {{ min-height: 44px; }}
+  [data-testid="stRadio"] label, [data-testid="stCheckbox"] label {{ min-height: 44px; align-items: center; }}
+  [data-testid="stRadio"] [role="radiogroup"] {{ row-gap: 0; }}
+  [data-testid="stExpander"] summary {{ min-height: 44px; box-sizing: border-box; }}
+  [data-testid="stSelectbox"] [data-baseweb="select"] > div {{ min-height: 44px; }}
+  [data-testid="stNumberInput"] input {{ min-height: 44px; }}
+  [data-testid="stNumberInput"] button {{ min-width: 44px; min-height: 44px; }}
 }}
 """
 
