@@ -214,6 +214,19 @@ def same_origin(scope: Scope) -> bool:
 LOCATION_SAFE = "".join(chr(c) for c in range(33, 127) if chr(c) not in "\\\"<>`")
 
 
+def loopback_host(scope: Scope) -> bool:
+    """True when the request names this laptop (localhost, 127.x, ::1) or no host at all.
+
+    A laptop-only server has no gate: a web page whose name was rebound to 127.0.0.1 (DNS rebinding)
+    would be same-origin with itself, so its Host is what tells it apart.
+    """
+    host = (header(scope, b"host") or "").strip().lower()
+    if not host:
+        return True
+    name = host[1 : host.find("]")] if host.startswith("[") else host.rsplit(":", 1)[0]
+    return name in ("localhost", "::1") or (name.startswith("127.") and name.replace(".", "").isdigit())
+
+
 def safe_next(target: str) -> str:
     """A local path to go to after the gate (never another site), as printable ASCII for the Location header.
 
@@ -294,7 +307,12 @@ class GateMiddleware:
             return
         gate = self.gate
         if gate is None:
-            await self.app(scope, receive, send)
+            if loopback_host(scope):
+                await self.app(scope, receive, send)
+            elif kind == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+            else:
+                await send_response(send, 403, "this laptop only / 仅限本机", [("connection", "close")])
             return
         if kind == "http" and scope.get("path") == GATE_PATH:
             await self.gate_page(gate, scope, receive, send)

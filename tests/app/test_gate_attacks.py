@@ -87,3 +87,28 @@ def test_a_form_with_many_fields_is_refused_not_a_server_error() -> None:
     body = "&".join(f"f{i}=x" for i in range(20)).encode()
     status, _, reached = call("POST", "/gate", body=body)
     assert 400 <= status < 500 and not reached
+
+
+def local_only(kind: str, host: str, origin: str | None = None) -> bool:
+    """Whether a request to a laptop-only server (no gate) with this Host reaches Streamlit."""
+    reached: list[str] = []
+
+    async def inner(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope["path"])
+
+    async def send(message: dict[str, Any]) -> None:
+        pass
+
+    headers = [(b"host", host.encode())] + ([(b"origin", origin.encode())] if origin else [])
+    scope = {"type": kind, "method": "GET", "path": "/_stcore/stream", "headers": headers, "query_string": b""}
+    asyncio.run(GateMiddleware(inner, None)(scope, None, send))
+    return bool(reached)
+
+
+def test_a_laptop_only_server_refuses_a_rebound_name() -> None:
+    """DNS rebinding: a web page whose name now points at 127.0.0.1 is same-origin with itself, so it once
+    drove the laptop-only app (no gate, no cookie) over the WebSocket; only loopback names are served."""
+    assert not local_only("websocket", "evil.example:8501", "http://evil.example:8501")
+    assert not local_only("http", "evil.example:8501")
+    for host in ["localhost:8501", "127.0.0.1:8501", "[::1]:8501", "LOCALHOST"]:
+        assert local_only("websocket", host, f"http://{host}") and local_only("http", host), host
