@@ -25,6 +25,8 @@ COMPACT_CSS = f"""
   [data-testid="stSelectbox"] [data-baseweb="select"] > div {{ min-height: 44px; }}
   [data-testid="stNumberInput"] input {{ min-height: 44px; }}
   [data-testid="stNumberInput"] button {{ min-width: 44px; min-height: 44px; }}
+  [data-testid="stFileUploader"] button {{ min-width: 44px; min-height: 44px; }}
+  [data-testid="stButtonGroup"] button, [data-testid="stBaseButton-secondaryFormSubmit"] {{ min-height: 44px; }}
 }}
 """
 

@@ -24,8 +24,9 @@ ADD = Slot("add")
 ROW_KEY = "readrow"
 
 TEXT: dict[str, tuple[str, str]] = {
-    "hint_photo": ("点照片上或下面的牌来改；红虚线＝没认准", "Tap a tile on the photo or below to fix it; dashed red = unsure"),
-    "hint_hand": ("点牌面把牌加进手牌；点手牌里的一张再点牌面来换掉它。", "Tap tiles to add them; tap a hand tile, then a tile, to replace it."),
+    "hint_photo": ("**胡牌者的牌**：点照片或牌来改，红虚线＝没认准", "**Winner's tiles**: tap one on the photo or below to fix it; dashed red = unsure"),
+    "hint_hand": ("**胡牌者的牌**：点牌面加进手牌，点手牌里的一张再点牌面换掉", "**Winner's tiles**: tap tiles to add them; tap a hand tile, then a tile, to replace it"),
+    "hint_row": ("**胡牌者的牌**：点一张来改，或设为胡牌、翻精", "**Winner's tiles**: tap one to fix it or set it as the winning tile or indicator"),
     "picked": ("第 {n} 张：{name}，换成哪张？", "Tile {n}: {name} — replace with?"),
     "picked_win": ("胡的那张：{name}，换成哪张？", "Winning tile: {name} — replace with?"),
     "picked_ind": ("翻精：{name}，换成哪张？", "Indicator: {name} — replace with?"),
@@ -99,11 +100,11 @@ def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, 
                      unsure=d.conf < edit.LOW_CONFIDENCE, selected=s is not None and s == pick)
             for d, s in zip(detections, slots)
         ]
-        st.caption(say("hint_photo", lang))
+        st.markdown(say("hint_photo", lang))
         photo_boxes(draft.photo_bytes, boxes, key=f"photo_boxes_{draft.upload_gen}",
                     on_tap=lambda i: pick_slot(slots[i]), alt=say("hint_photo", lang))
-    elif not draft.hand:
-        st.caption(say("hint_hand", lang))
+    else:
+        st.markdown(say("hint_row" if draft.hand else "hint_hand", lang))
 
     opened = palette_open(draft, entries)
     if opened:  # between the photo and the row: where the finger is, and it stays put while the row grows
@@ -127,13 +128,12 @@ def read_hand_part(draft: Any, entries: MutableMapping[str, Any], *, lang: str, 
                if t.slot.kind in (WIN, INDICATOR)},
         faces_css=False,
     )
-    st.caption(say("count", lang, n=len(draft.hand), m=winner_melds(draft.melds, entries)))
-    if not opened or (clear and draft.hand):
-        with st.container(key="row_tools", horizontal=True, gap="small"):
-            if not opened:
-                st.button(say("add", lang), key="tile_add", on_click=set_pick, args=(ADD,))
-            if clear and draft.hand:
-                st.button(clear[0], key="clear_hand", on_click=clear[1])
+    with st.container(key="row_tools", horizontal=True, gap="small", vertical_alignment="center"):
+        if not opened:
+            st.button(say("add", lang), key="tile_add", on_click=set_pick, args=(ADD,))
+        if clear and draft.hand:
+            st.button(clear[0], key="clear_hand", on_click=clear[1])
+        st.caption(say("count", lang, n=len(draft.hand), m=winner_melds(draft.melds, entries)))
 
 
 def chooser_part(draft: Any, entries: MutableMapping[str, Any], pick: Slot | None, detections: list[Any],

@@ -25,6 +25,25 @@ SCROLLER_JS = """() => {
 }"""
 
 
+#: What a finger taps on a Streamlit page: buttons, radio and checkbox options, expander titles, links.
+TARGETS = ('[data-testid="stMainBlockContainer"] button, [data-testid="stMainBlockContainer"] [role="radiogroup"] label, '
+           '[data-testid="stMainBlockContainer"] [data-testid="stCheckbox"] label, '
+           '[data-testid="stMainBlockContainer"] summary, .st-key-page_bar a')
+
+SMALL_TARGETS_JS = """(sel) => [...document.querySelectorAll(sel)]
+  .filter(e => !e.closest('details:not([open]) > :not(summary)'))  // folded away in a closed expander
+  .filter(e => !e.closest('[data-testid="stSelectbox"]'))  // a select's own arrow and clear icons: the select is the target
+  .filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
+  .map(e => { const r = e.getBoundingClientRect();
+              return [(e.innerText || e.getAttribute('aria-label') || e.tagName).trim().slice(0, 16), Math.round(r.width), Math.round(r.height)]; })
+  .filter(([, w, h]) => w < 44 || h < 44)"""
+
+
+def small_targets(page: Any) -> list[list[Any]]:
+    """The visible tap targets smaller than 44 px either way: [text, width, height]."""
+    return list(page.evaluate(SMALL_TARGETS_JS, TARGETS))
+
+
 @dataclass
 class Scroll:
     """One scroll the player had to make: pixels (negative = back up) and what it was for."""
