@@ -15,44 +15,22 @@ with the memory of the first N photos, for each N — the same photos for every 
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-DEFAULT_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "chinese-mahjong-detection-v4"
-
-
-def match(pred: list, gt: list, iou: float = 0.5) -> list[tuple[int, int]]:
-    """One-to-one (pred, gt) index pairs by best IoU ≥ `iou` (as `tile_accuracy_counts` matches)."""
-    from vision.training.metrics import iou_matrix
-
-    if not pred or not gt:
-        return []
-    ious = iou_matrix(np.array([p.box for p in pred]), np.array([g.box for g in gt]))
-    pairs = sorted(((ious[i, k], i, k) for i in range(len(pred)) for k in range(len(gt)) if ious[i, k] >= iou),
-                   reverse=True)
-    used_p: set[int] = set()
-    used_g: set[int] = set()
-    out = []
-    for _, i, k in pairs:
-        if i not in used_p and k not in used_g:
-            used_p.add(i)
-            used_g.add(k)
-            out.append((i, k))
-    return out
+from bench.unseen_shoots import reader_arguments, source_with_splits  # noqa: E402 - after the path
 
 
 def corrections(pred: list, gt: list, everything: bool) -> tuple[list[tuple], list[str]]:
     """(boxes, tiles) a player's corrections of one photo teach: misread tiles, deleted boxes, drawn
     boxes (`everything`: also every tile read right)."""
     from vision.reader.memory import NOT_A_TILE
+    from vision.training.metrics import one_to_one_pairs
 
-    pairs = match(pred, gt)
+    pairs = one_to_one_pairs(pred, gt)
     boxes: list[tuple] = []
     tiles: list[str] = []
     for i, k in pairs:
@@ -73,19 +51,15 @@ def corrections(pred: list, gt: list, everything: bool) -> tuple[list[tuple], li
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--source", default=str(DEFAULT_SOURCE), help="the YOLO dataset (train/ and valid/)")
-    ap.add_argument("--model", help="detector ONNX (default models/tiles.onnx)")
-    ap.add_argument("--classifier", help="crop classifier ONNX with an `embedding` output (default: beside the detector)")
+    ap = reader_arguments(__doc__.splitlines()[0], "crop classifier ONNX with an `embedding` output (default: beside the detector)")
     ap.add_argument("--family", help="the unseen shoot (default: the one with most photos)")
     ap.add_argument("--n", type=int, nargs="+", default=[0, 1, 3, 10])
     ap.add_argument("--all", action="store_true", help="teach every tile of a corrected photo, not only mistakes")
     ap.add_argument("--max-distance", type=float, help="the memory's capture distance (default: the module's)")
     ap.add_argument("--conf", type=float, default=0.25)
     args = ap.parse_args(argv)
-    source = Path(args.source)
-    if not (source / "train").is_dir() or not (source / "valid").is_dir():
-        print(f"no train/ and valid/ under {source}", file=sys.stderr)
+    source = source_with_splits(args.source)
+    if source is None:
         return 2
 
     from vision.datasets.convert import import_yolo_dataset

@@ -19,7 +19,6 @@ cleaned photos under `DIR/cleaned`), so that a candidate model is chosen on `DIR
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
 import tempfile
@@ -27,19 +26,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-DEFAULT_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "chinese-mahjong-detection-v4"
+from bench.unseen_shoots import reader_arguments, source_with_splits  # noqa: E402 - after the path
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--source", default=str(DEFAULT_SOURCE), help="the YOLO dataset (train/ and valid/)")
-    ap.add_argument("--model", help="detector ONNX (default models/tiles.onnx)")
-    ap.add_argument("--classifier", help="crop classifier ONNX (default: tile_classifier.onnx beside the detector)")
+    ap = reader_arguments(__doc__.splitlines()[0], "crop classifier ONNX (default: tile_classifier.onnx beside the detector)")
     ap.add_argument("--write", help="also write the groups as YOLO splits DIR/unseen and DIR/seen")
     args = ap.parse_args(argv)
-    source = Path(args.source)
-    if not (source / "train").is_dir() or not (source / "valid").is_dir():
-        print(f"no train/ and valid/ under {source}", file=sys.stderr)
+    source = source_with_splits(args.source)
+    if source is None:
         return 2
 
     from vision.datasets.convert import import_yolo_dataset

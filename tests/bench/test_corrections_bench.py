@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from types import ModuleType
 
+from tests.bench.bench_module import load_bench
 from vision.reader.detection import Detection
+from vision.training.metrics import one_to_one_pairs
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "corrections.py"
 
-
-def _bench():  # noqa: ANN202 - the bench module
-    spec = importlib.util.spec_from_file_location("corrections", BENCH)
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def _bench() -> ModuleType:
+    return load_bench("corrections")
 
 
 def _photo() -> tuple[list[Detection], list[Detection]]:
@@ -39,5 +34,5 @@ def test_a_confirmed_photo_also_teaches_the_tiles_read_right():
 
 def test_boxes_are_paired_one_to_one_by_overlap():
     read, truth = _photo()
-    assert sorted(_bench().match(read, truth)) == [(0, 0), (1, 1)]
-    assert _bench().match([], truth) == []
+    assert sorted(one_to_one_pairs(read, truth)) == [(0, 0), (1, 1)]
+    assert one_to_one_pairs([], truth) == []

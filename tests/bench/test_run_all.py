@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-RUN_ALL = Path(__file__).resolve().parents[2] / "bench" / "run_all.py"
+from tests.bench.bench_module import load_bench
 
 
-def _load():  # noqa: ANN202 - a bench module
-    spec = importlib.util.spec_from_file_location("run_all", RUN_ALL)
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def _load() -> ModuleType:
+    return load_bench("run_all")
 
 
 def test_run_all_prints_each_quick_bench_figures(capfd: pytest.CaptureFixture[str]) -> None:

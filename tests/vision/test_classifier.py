@@ -278,6 +278,23 @@ def test_classifier_training_exports_onnx_and_weights_a_later_run_goes_on_from(t
     assert (tmp_path / "cls2.onnx").is_file() and again["valid_accuracy"] >= 0.0
 
 
+def test_a_trained_classifier_gives_the_embedding_the_correction_memory_remembers_by(tmp_path) -> None:
+    from vision.reader.classifier import TileClassifier
+    from vision.reader.memory import crop_embeddings
+    from vision.training.classifier import CropSet, train_classifier
+
+    rng = np.random.default_rng(2)
+    data = CropSet(rng.integers(0, 255, (16, CROP_H, CROP_W, 3), dtype=np.uint8), rng.integers(0, 36, 16))
+    out = tmp_path / "cls.onnx"
+    train_classifier(data, None, out, epochs=1, batch=8, log=lambda s: None)
+    photo = rng.integers(0, 255, (200, 300, 3), dtype=np.uint8)
+    boxes = [(10.0, 10.0, 58.0, 74.0), (100.0, 50.0, 148.0, 114.0)]
+    for path in (out, out.with_suffix(".fp32.onnx")):  # the int8 file the reader loads, and its float graph
+        reader = TileClassifier(path)
+        assert [o.name for o in reader.session.get_outputs()] == ["logits", "embedding"]
+        assert crop_embeddings(reader, photo, boxes).shape == (2, 160)  # the pooled feature before the last layer
+
+
 def test_a_box_mostly_inside_a_surer_one_is_the_same_tile_again() -> None:
     from vision.reader.detection import Detection
     from vision.reader.detector import drop_covered

@@ -17,6 +17,7 @@ crops about a millisecond.  Export is a static ONNX graph (N × 3 × 64 × 48, d
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,7 @@ from vision.reader.classifier import (
     tile_columns,
     to_blob,
 )
+from vision.training.onnx_meta import carry_metadata_as_int8, write_metadata
 from vision.training.synth.camera import low_resolution, motion_blur
 
 #: A detector box overlapping every labelled tile less than this is not a tile (`none`).
@@ -254,8 +256,13 @@ def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | No
     return out
 
 
+def logits_of(output):  # noqa: ANN001, ANN201 - torch tensors
+    """The logits of a crop model's forward pass: the output itself, or the first of several (TileNet)."""
+    return output[0] if isinstance(output, tuple | list) else output
+
+
 def accuracy(model, data: CropSet, batch: int = 512) -> float:  # noqa: ANN001 - torch module
-    """Top-1 accuracy of `model` on `data`."""
+    """Top-1 accuracy of `model` on `data` (0 when empty)."""
     import torch
 
     if len(data.y) == 0:
@@ -264,9 +271,29 @@ def accuracy(model, data: CropSet, batch: int = 512) -> float:  # noqa: ANN001 -
     right = 0
     with torch.no_grad():
         for i in range(0, len(data.y), batch):
-            logits = model(torch.from_numpy(to_blob(data.x[i : i + batch])))
+            logits = logits_of(model(torch.from_numpy(to_blob(data.x[i : i + batch]))))
             right += int((logits.argmax(1).numpy() == data.y[i : i + batch]).sum())
     return right / len(data.y)
+
+
+def train_epoch(model, train: CropSet, rng: np.random.Generator, batch: int, opt, sched,  # noqa: ANN001 - torch
+                loss_fn) -> float:  # noqa: ANN001 - torch loss
+    """One pass over `train` in a shuffled order, each batch augmented (`augment`); the mean loss."""
+    import torch
+
+    model.train()
+    order = rng.permutation(len(train.y))
+    total = 0.0
+    for i in range(0, len(order), batch):
+        idx = order[i : i + batch]
+        xb = torch.from_numpy(to_blob(augment(train.x[idx], rng, train.y[idx])))
+        opt.zero_grad()
+        loss = loss_fn(logits_of(model(xb)), torch.from_numpy(train.y[idx]))
+        loss.backward()
+        opt.step()
+        sched.step()
+        total += float(loss.detach()) * len(idx)
+    return total / len(order)
 
 
 def train_classifier(train: CropSet, valid: CropSet | None, out_onnx: str | Path, epochs: int = 12,
@@ -291,21 +318,9 @@ def train_classifier(train: CropSet, valid: CropSet | None, out_onnx: str | Path
     best, best_state, start = -1.0, None, time.time()
     figures: dict[str, float] = {}
     for epoch in range(epochs):
-        model.train()
-        order = rng.permutation(len(train.y))
-        total = 0.0
-        for i in range(0, len(order), batch):
-            idx = order[i : i + batch]
-            xb = torch.from_numpy(to_blob(augment(train.x[idx], rng, train.y[idx])))
-            yb = torch.from_numpy(train.y[idx])
-            opt.zero_grad()
-            loss = loss_fn(model(xb), yb)
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
+        loss = train_epoch(model, train, rng, batch, opt, sched, loss_fn)
         acc = accuracy(model, valid) if valid is not None else 0.0
-        log(f"epoch {epoch + 1}/{epochs} loss {total / len(order):.3f} valid acc {acc:.4f} ({time.time() - start:.0f} s)")
+        log(f"epoch {epoch + 1}/{epochs} loss {loss:.3f} valid acc {acc:.4f} ({time.time() - start:.0f} s)")
         if acc > best or valid is None:  # without a validation set the last epoch is kept
             best, best_state = acc, {k: v.clone() for k, v in model.state_dict().items()}
         if minutes and time.time() - start > minutes * 60:
@@ -314,33 +329,66 @@ def train_classifier(train: CropSet, valid: CropSet | None, out_onnx: str | Path
     if best_state is not None:
         model.load_state_dict(best_state)
     out = Path(out_onnx)
-    if quantize:
-        float_onnx = export_classifier(model, out.with_suffix(".fp32.onnx"))
-        pick = np.random.default_rng(seed).permutation(len(train.y))[:CALIBRATION_CROPS]
-        quantize_classifier(float_onnx, out, train.x[np.sort(pick)])
-    else:
-        export_classifier(model, out)
+    export_crop_model(model, out, export_classifier, train, seed, quantize)
     torch.save(model.state_dict(), str(out.with_suffix(".pt")))
     figures.update(valid_accuracy=best, train_crops=float(len(train.y)), seconds=time.time() - start)
     return figures
 
 
-def export_classifier(model, out_onnx: str | Path) -> Path:  # noqa: ANN001 - torch module
-    """Static ONNX graph with a dynamic batch axis; class names in the metadata."""
-    import onnx
+def export_crop_graph(model, out_onnx: str | Path, outputs: Sequence[str],  # noqa: ANN001 - torch module
+                      metadata: Mapping[str, str]) -> Path:
+    """Static ONNX graph of a crop model (N × 3 × CROP_H × CROP_W → `outputs`, dynamic N) with `metadata`."""
     import torch
 
     out = Path(out_onnx)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.eval()
-    dummy = torch.zeros(1, 3, CROP_H, CROP_W)
-    torch.onnx.export(model, dummy, str(out), input_names=["crops"], output_names=["logits"],
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    m = onnx.load(str(out))
-    entry = m.metadata_props.add()
-    entry.key, entry.value = "names", ",".join(CLASSIFIER_NAMES)
-    onnx.save(m, str(out))
+    axes = {name: {0: "n"} for name in ("crops", *outputs)}
+    torch.onnx.export(model, torch.zeros(1, 3, CROP_H, CROP_W), str(out), input_names=["crops"],
+                      output_names=list(outputs), dynamic_axes=axes, opset_version=17, dynamo=False)
+    write_metadata(out, metadata)
     return out
+
+
+def export_classifier(model, out_onnx: str | Path) -> Path:  # noqa: ANN001 - torch module
+    """Static ONNX graph with a dynamic batch axis (``logits`` and, for the correction memory,
+    ``embedding``: `add_embedding_output`); class names in the metadata."""
+    out = export_crop_graph(model, out_onnx, ["logits"], {"names": ",".join(CLASSIFIER_NAMES)})
+    return add_embedding_output(out, out)
+
+
+def add_embedding_output(onnx_path: str | Path, out_path: str | Path) -> Path:
+    """A copy of a one-output classifier graph that also gives the input of its last Gemm (the pooled
+    penultimate feature) as an ``embedding`` output; the logits are computed exactly as before."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    m = onnx.load(str(onnx_path))
+    g = m.graph
+    if any(o.name == "embedding" for o in g.output):
+        onnx.save(m, str(out_path))
+        return Path(out_path)
+    gemm = [n for n in g.node if n.op_type in ("Gemm", "MatMul")]
+    if not gemm:
+        raise ValueError(f"{onnx_path}: no final Gemm to take the embedding from")
+    feature = gemm[-1].input[0]
+    g.node.append(helper.make_node("Identity", [feature], ["embedding"], name="embedding_Identity"))
+    g.output.append(helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["n", None]))
+    onnx.checker.check_model(m)
+    onnx.save(m, str(out_path))
+    return Path(out_path)
+
+
+def export_crop_model(model, out: Path, export: Callable[..., Path], train: CropSet, seed: int,  # noqa: ANN001
+                      quantize: bool) -> None:
+    """`export` the trained model to `out`; when `quantize`, as int8 (`quantize_classifier`, calibrated
+    on `CALIBRATION_CROPS` training crops drawn with `seed`) with the float graph beside it as ``.fp32.onnx``."""
+    if not quantize:
+        export(model, out)
+        return
+    float_onnx = export(model, out.with_suffix(".fp32.onnx"))
+    pick = np.random.default_rng(seed).permutation(len(train.y))[:CALIBRATION_CROPS]
+    quantize_classifier(float_onnx, out, train.x[np.sort(pick)])
 
 
 #: Training crops the int8 classifier's activation ranges are calibrated on.
@@ -361,7 +409,6 @@ def quantize_classifier(float_onnx: str | Path, out_onnx: str | Path, calibratio
     """Int8 copy of a float classifier (onnxruntime static quantization: QDQ, per-channel int8 weights,
     activations calibrated on `calibration` crops): 2.5× faster on a laptop CPU, which pays for the
     second look; on the crops of `valid` it reads 94.52 % right against 94.54 % for the float graph."""
-    import onnx
     import onnxruntime as ort
     from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
@@ -378,11 +425,5 @@ def quantize_classifier(float_onnx: str | Path, out_onnx: str | Path, calibratio
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True)
     finally:
         prepared.unlink(missing_ok=True)
-    m = onnx.load(str(out))
-    names = {e.key: e.value for e in onnx.load(str(float_onnx)).metadata_props}
-    del m.metadata_props[:]
-    for key, value in {**names, "quantized": "int8"}.items():
-        entry = m.metadata_props.add()
-        entry.key, entry.value = key, value
-    onnx.save(m, str(out))
+    carry_metadata_as_int8(float_onnx, out)
     return out

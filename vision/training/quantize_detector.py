@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.training.onnx_meta import carry_metadata_as_int8
+
 #: Photos the activation ranges are calibrated on.
 CALIBRATION_PHOTOS = 100
 #: Nodes whose names start with this belong to YOLOv8's detection head.
@@ -74,7 +76,6 @@ def quantize_detector(float_onnx: str | Path, out_onnx: str | Path, photos: Sequ
     """Int8 QDQ copy of a float detector (per-channel int8 weights, uint8 activations calibrated on
     `photos`; `method` "minmax" or "percentile"), with the head's decoding in float; the ultralytics
     metadata (names, imgsz, stride) is carried over and ``quantized=int8`` added."""
-    import onnx
     import onnxruntime as ort
     from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
@@ -94,11 +95,5 @@ def quantize_detector(float_onnx: str | Path, out_onnx: str | Path, photos: Sequ
                         calibrate_method=calibrate, nodes_to_exclude=float_head_nodes(prepared, keep_last_convs_float))
     finally:
         prepared.unlink(missing_ok=True)
-    m = onnx.load(str(out))
-    meta = {e.key: e.value for e in onnx.load(str(float_onnx)).metadata_props}
-    del m.metadata_props[:]
-    for key, value in {**meta, "quantized": "int8"}.items():
-        entry = m.metadata_props.add()
-        entry.key, entry.value = key, value
-    onnx.save(m, str(out))
+    carry_metadata_as_int8(float_onnx, out)
     return out

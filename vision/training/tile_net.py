@@ -15,8 +15,15 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.reader.classifier import CLASSIFIER_NAMES, CROP_H, CROP_W, STD, to_blob
-from vision.training.classifier import CALIBRATION_CROPS, CropSet, augment, quantize_classifier
+from vision.reader.classifier import CLASSIFIER_NAMES, STD
+from vision.training.classifier import (  # noqa: F401 - add_embedding_output: its old home
+    CropSet,
+    accuracy,
+    add_embedding_output,
+    export_crop_graph,
+    export_crop_model,
+    train_epoch,
+)
 
 #: Stem and MBConv blocks kept at their ImageNet weights: the high-resolution blocks cost most of
 #: the backward pass on a CPU and learn generic edges that need no tile-specific tuning.
@@ -33,21 +40,6 @@ def build_tile_net(pretrained: bool = True, frozen_blocks: int = FROZEN_BLOCKS):
     if frozen_blocks:
         model.freeze_early(frozen_blocks)
     return model
-
-
-def crop_accuracy(model, data: CropSet, batch: int = 256) -> float:  # noqa: ANN001 - torch module
-    """Top-1 accuracy of a TileNet on `data` (0 when empty)."""
-    import torch
-
-    if len(data.y) == 0:
-        return 0.0
-    model.eval()
-    right = 0
-    with torch.no_grad():
-        for i in range(0, len(data.y), batch):
-            logits, _ = model(torch.from_numpy(to_blob(data.x[i : i + batch])))
-            right += int((logits.argmax(1).numpy() == data.y[i : i + batch]).sum())
-    return right / len(data.y)
 
 
 def train_tile_net(train: CropSet, valid: CropSet | None, out_onnx: str | Path, epochs: int = 5,
@@ -70,74 +62,22 @@ def train_tile_net(train: CropSet, valid: CropSet | None, out_onnx: str | Path, 
     start = time.time()
     figures: dict[str, float] = {}
     for epoch in range(epochs):
-        model.train()
-        order = rng.permutation(len(train.y))
-        total = 0.0
-        for i in range(0, len(order), batch):
-            idx = order[i : i + batch]
-            xb = torch.from_numpy(to_blob(augment(train.x[idx], rng, train.y[idx])))
-            opt.zero_grad()
-            loss = loss_fn(model(xb)[0], torch.from_numpy(train.y[idx]))
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        acc = crop_accuracy(model, valid) if valid is not None else 0.0
+        loss = train_epoch(model, train, rng, batch, opt, sched, loss_fn)
+        acc = accuracy(model, valid, batch=256) if valid is not None else 0.0
         figures[f"valid_acc_epoch{epoch + 1}"] = acc
-        log(f"epoch {epoch + 1}/{epochs} loss {total / len(order):.3f} valid acc {acc:.4f} ({time.time() - start:.0f} s)")
+        log(f"epoch {epoch + 1}/{epochs} loss {loss:.3f} valid acc {acc:.4f} ({time.time() - start:.0f} s)")
         out = Path(out_onnx)
         out.parent.mkdir(parents=True, exist_ok=True)
         torch.save(model.state_dict(), str(out.with_suffix(".pt")))  # each epoch: a stopped run keeps its weights
         if minutes and time.time() - start > minutes * 60:
             log("time budget reached")
             break
-    out = Path(out_onnx)
-    if quantize:
-        float_onnx = export_tile_net(model, out.with_suffix(".fp32.onnx"))
-        pick = np.random.default_rng(seed).permutation(len(train.y))[:CALIBRATION_CROPS]
-        quantize_classifier(float_onnx, out, train.x[np.sort(pick)])
-    else:
-        export_tile_net(model, out)
+    export_crop_model(model, Path(out_onnx), export_tile_net, train, seed, quantize)
     figures.update(train_crops=float(len(train.y)), seconds=time.time() - start)
     return figures
 
 
 def export_tile_net(model, out_onnx: str | Path) -> Path:  # noqa: ANN001 - torch module
     """ONNX graph (N × 3 × CROP_H × CROP_W → ``logits``, ``embedding``), class names in the metadata."""
-    import onnx
-    import torch
-
-    out = Path(out_onnx)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    model.eval()
-    torch.onnx.export(model, torch.zeros(1, 3, CROP_H, CROP_W), str(out), input_names=["crops"],
-                      output_names=["logits", "embedding"], opset_version=17, dynamo=False,
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}})
-    m = onnx.load(str(out))
-    for key, value in {"names": ",".join(CLASSIFIER_NAMES), "backbone": "efficientnet-lite0 (ImageNet)"}.items():
-        entry = m.metadata_props.add()
-        entry.key, entry.value = key, value
-    onnx.save(m, str(out))
-    return out
-
-
-def add_embedding_output(onnx_path: str | Path, out_path: str | Path) -> Path:
-    """A copy of a one-output classifier graph that also gives the input of its last Gemm (the pooled
-    penultimate feature) as an ``embedding`` output; the logits are computed exactly as before."""
-    import onnx
-    from onnx import TensorProto, helper
-
-    m = onnx.load(str(onnx_path))
-    g = m.graph
-    if any(o.name == "embedding" for o in g.output):
-        onnx.save(m, str(out_path))
-        return Path(out_path)
-    gemm = [n for n in g.node if n.op_type in ("Gemm", "MatMul")]
-    if not gemm:
-        raise ValueError(f"{onnx_path}: no final Gemm to take the embedding from")
-    feature = gemm[-1].input[0]
-    g.node.append(helper.make_node("Identity", [feature], ["embedding"], name="embedding_Identity"))
-    g.output.append(helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["n", None]))
-    onnx.checker.check_model(m)
-    onnx.save(m, str(out_path))
-    return Path(out_path)
+    metadata = {"names": ",".join(CLASSIFIER_NAMES), "backbone": "efficientnet-lite0 (ImageNet)"}
+    return export_crop_graph(model, out_onnx, ["logits", "embedding"], metadata)
