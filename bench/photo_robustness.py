@@ -87,25 +87,47 @@ CHANGES: dict[str, tuple[str, Change | None]] = {
 }
 
 
-def changed_split(src: Path, dst: Path, change: Change | None, limit: int, seed: int = 0) -> Path:
-    """The first `limit` photos of the YOLO split `src` changed by `change`, with their labels, in `dst`."""
+def refused_by_reader(width: int, height: int) -> bool:
+    """The reader refuses a photo of this size (`vision.reader.image.check_dimensions`: too small or thin)."""
+    from vision.reader.image import DetectorError, check_dimensions
+
+    try:
+        check_dimensions(width, height)
+    except DetectorError:
+        return True
+    return False
+
+
+def changed_split(src: Path, dst: Path, change: Change | None, limit: int, seed: int = 0) -> tuple[Path, int]:
+    """The first `limit` photos of the YOLO split `src` changed by `change`, with their labels, in `dst`,
+    and how many were left out because the reader refuses their (changed) size."""
     import cv2
+    from PIL import Image
 
     from vision.datasets.yolo import image_files, label_file
 
     rng = np.random.default_rng(seed)
     (dst / "images").mkdir(parents=True)
     (dst / "labels").mkdir()
+    refused = 0
     for path in image_files(src)[:limit]:
+        if change is None:
+            with Image.open(path) as photo:
+                width, height = photo.size
+        else:
+            img = change(cv2.imread(str(path), cv2.IMREAD_COLOR), rng)
+            height, width = img.shape[:2]
+        if refused_by_reader(width, height):
+            refused += 1
+            continue
         label = label_file(path)
         if label.is_file():
             shutil.copy(label, dst / "labels" / label.name)
         if change is None:
             shutil.copy(path, dst / "images" / path.name)
-            continue
-        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        cv2.imwrite(str(dst / "images" / (path.stem + ".png")), change(img, rng))
-    return dst
+        else:
+            cv2.imwrite(str(dst / "images" / (path.stem + ".png")), img)
+    return dst, refused
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,13 +156,18 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             what, change = CHANGES[name]
-            split = changed_split(src, Path(tmp) / name, change, args.limit)
+            split, refused = changed_split(src, Path(tmp) / name, change, args.limit)
+            skipped = f"; {refused} skipped, too small for the reader" if refused else ""
+            if not any((split / "images").iterdir()):
+                print(f"{name:6s} no photo left — {what} (0 photos{skipped})", flush=True)
+                continue
             r = evaluate(split, lambda p: det(p, conf=0.001), conf=0.25)
             if base is None:
                 base = r
             print(f"{name:6s} mAP50 {r.map50:.3f} ({r.map50 - base.map50:+.3f})  per-tile {r.tile_accuracy:.3f} "
                   f"({r.tile_accuracy - base.tile_accuracy:+.3f})  box recall {r.box_recall:.3f}  "
-                  f"exact-match {r.hand_exact_match:.3f}  — {what} ({r.images} photos, {r.tiles} tiles)", flush=True)
+                  f"exact-match {r.hand_exact_match:.3f}  — {what} ({r.images} photos, {r.tiles} tiles{skipped})",
+                  flush=True)
     return 0
 
 

@@ -67,13 +67,35 @@ def test_photo_robustness_bench_scores_each_changed_copy_against_the_unchanged_p
     rows = capsys.readouterr().out.splitlines()
     assert [r.split()[0] for r in rows] == ["none", "third", "blur"]
     assert "(+0.000)" in rows[0] and "2 photos" in rows[0]
-    changed = bench.changed_split(tmp_path / "split", tmp_path / "third", bench.CHANGES["third"][1], limit=1)
+    changed, refused = bench.changed_split(tmp_path / "split", tmp_path / "third", bench.CHANGES["third"][1], limit=1)
+    assert refused == 0
     src = sorted((tmp_path / "split" / "images").iterdir())[0]
     (out,) = (changed / "images").iterdir()
     assert Image.open(out).width == round(Image.open(src).width / 3)  # smaller photo, the same labels
     assert (changed / "labels" / f"{src.stem}.txt").read_text() == (tmp_path / "split" / "labels" / f"{src.stem}.txt").read_text()
     assert bench.main([str(tmp_path / "split"), "--only", "fog"]) == 2  # an unknown change is refused
     assert "unknown change" in capsys.readouterr().err
+
+
+def test_photo_robustness_bench_skips_and_counts_photos_the_reader_refuses_as_too_small(tmp_path, capsys) -> None:
+    pytest.importorskip("ultralytics")  # evaluate's AP code
+    import cv2
+    import numpy as np
+
+    split = tmp_path / "split"
+    (split / "images").mkdir(parents=True)
+    (split / "labels").mkdir()
+    for name, (h, w) in {"photo": (300, 400), "screenshot": (40, 600)}.items():  # a third of 40 px is 13 px
+        cv2.imwrite(str(split / "images" / f"{name}.jpg"), np.full((h, w, 3), 120, np.uint8))
+        (split / "labels" / f"{name}.txt").write_text("0 0.5 0.5 0.1 0.5\n")
+    bench = _load("photo_robustness")
+    assert bench.main([str(split), "--only", "none,third"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert [r.split()[0] for r in rows] == ["none", "third"]
+    assert "(2 photos" in rows[0] and "skipped" not in rows[0]
+    assert "(1 photos" in rows[1] and "1 skipped, too small for the reader" in rows[1]
+    changed, refused = bench.changed_split(split, tmp_path / "third", bench.CHANGES["third"][1], limit=2)
+    assert refused == 1 and [p.name for p in (changed / "labels").iterdir()] == ["photo.txt"]
 
 
 @needs_kde
