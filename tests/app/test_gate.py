@@ -162,19 +162,16 @@ def _note(what):
 def _local(host):
     return not host or str(host).startswith(_LOCAL)
 
-_connect = socket.socket.connect
-def connect(self, address):
-    if self.type == socket.SOCK_STREAM and isinstance(address, tuple) and not _local(address[0]):
-        _note(f"connect {address}")
-    return _connect(self, address)
-socket.socket.connect = connect
+def _note_remote_streams(name):
+    original = getattr(socket.socket, name)
+    def watched(self, address):
+        if self.type == socket.SOCK_STREAM and isinstance(address, tuple) and not _local(address[0]):
+            _note(f"{name} {address}")
+        return original(self, address)
+    setattr(socket.socket, name, watched)
 
-_connect_ex = socket.socket.connect_ex
-def connect_ex(self, address):
-    if self.type == socket.SOCK_STREAM and isinstance(address, tuple) and not _local(address[0]):
-        _note(f"connect_ex {address}")
-    return _connect_ex(self, address)
-socket.socket.connect_ex = connect_ex
+_note_remote_streams("connect")
+_note_remote_streams("connect_ex")
 
 _sendto = socket.socket.sendto
 def sendto(self, data, *args):

@@ -74,13 +74,19 @@ def test_one_tap_fixes_a_tile_and_tiles_can_be_added_and_removed(data_dir: Path)
     assert "手牌 2 张" in texts(at)
 
 
+def add_meld(at: AppTest, kind: str, tiles: str, taken_from: str | None = None, from_hand: bool = False) -> AppTest:
+    """Fill the meld form (kind, tiles, whom it was taken from, whether its tiles leave the hand) and tap 加上这组."""
+    at.selectbox(key="m_type").set_value(kind)
+    at.text_input(key="m_tiles").input(tiles)
+    if taken_from is not None:
+        at.selectbox(key="m_from").set_value(taken_from)
+    if from_hand:
+        at.checkbox(key="m_from_hand").check()
+    return at.button[[b.label for b in at.button].index("加上这组")].click().run()
+
+
 def test_a_meld_taken_from_the_hand_leaves_the_concealed_tiles(data_dir: Path) -> None:
-    at = tap(app(), "7p 7p 7p 1m")
-    at.selectbox(key="m_type").set_value("peng")
-    at.text_input(key="m_tiles").input("777p")
-    at.selectbox(key="m_from").set_value("W")
-    at.checkbox(key="m_from_hand").check()
-    at.button[[b.label for b in at.button].index("加上这组")].click().run()
+    at = add_meld(tap(app(), "7p 7p 7p 1m"), "peng", "777p", taken_from="W", from_hand=True)
     assert draft(at).hand == ["1m"]
     assert draft(at).melds == [{"seat": "E", "type": "peng", "tiles": "777p", "from": "W"}]
 
@@ -336,17 +342,10 @@ def test_answered_photo_questions_leave_the_screen(data_dir: Path, monkeypatch: 
 
 
 def test_a_second_meld_needs_no_extra_tap_and_shows_at_once(data_dir: Path) -> None:
-    at = tap(app(), "7p 7p 7p 1m")
-    at.selectbox(key="m_type").set_value("peng")
-    at.text_input(key="m_tiles").input("777p")
-    at.selectbox(key="m_from").set_value("W")
-    at.checkbox(key="m_from_hand").check()
-    at.button[[b.label for b in at.button].index("加上这组")].click().run()
+    at = add_meld(tap(app(), "7p 7p 7p 1m"), "peng", "777p", taken_from="W", from_hand=True)
     assert any("碰 七筒七筒七筒" in m.value for m in at.markdown), "the new meld is listed in the same run"
     assert "手牌 1 张" in texts(at)
-    at.selectbox(key="m_type").set_value("chi")
-    at.text_input(key="m_tiles").input("345m")
-    at.button[[b.label for b in at.button].index("加上这组")].click().run()
+    add_meld(at, "chi", "345m")
     assert not at.error, [e.value for e in at.error]
     assert [m["tiles"] for m in draft(at).melds] == ["777p", "345m"]
 

@@ -50,26 +50,26 @@ def attempt(call) -> None:  # noqa: ANN001
         assert exc.zh and exc.en
 
 
-@FUZZ
-@given(doc=mutated(COCO) | JSON)
-def test_malformed_coco_is_refused_cleanly(folder: Path, doc: object) -> None:
+def attempt_json_import(folder: Path, doc: object, importer: str) -> None:
+    """Write `doc` as an export file and `attempt` to import it with `vision.datasets.convert.<importer>`."""
     from vision.datasets import convert
     from vision.datasets.store import DatasetStore
 
-    path = folder / "coco.json"
+    path = folder / f"{importer}.json"
     path.write_text(json.dumps(doc))
-    attempt(lambda: convert.import_coco(path, folder / "images", DatasetStore(folder / "store")))
+    attempt(lambda: getattr(convert, importer)(path, folder / "images", DatasetStore(folder / "store")))
+
+
+@FUZZ
+@given(doc=mutated(COCO) | JSON)
+def test_malformed_coco_is_refused_cleanly(folder: Path, doc: object) -> None:
+    attempt_json_import(folder, doc, "import_coco")
 
 
 @FUZZ
 @given(doc=mutated(LABEL_STUDIO) | JSON)
 def test_malformed_label_studio_is_refused_cleanly(folder: Path, doc: object) -> None:
-    from vision.datasets import convert
-    from vision.datasets.store import DatasetStore
-
-    path = folder / "ls.json"
-    path.write_text(json.dumps(doc))
-    attempt(lambda: convert.import_label_studio(path, folder / "images", DatasetStore(folder / "store")))
+    attempt_json_import(folder, doc, "import_label_studio")
 
 
 LABEL_LINE = st.lists(
