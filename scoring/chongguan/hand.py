@@ -69,12 +69,13 @@ def _counts(tiles: list[Tile], wild: frozenset[Tile]) -> tuple[list[int], int, l
     return nat, j, face
 
 
-def _complete(shape: str, counts: list[int], wild: int, declared: int, all_pungs: bool, r: Round) -> bool:
-    opts = r.options
-    strict = opts.meld_needs_natural
+def shape_complete(shape: str, counts: list[int], wild: int, declared: int, all_pungs: bool, mixed: bool,
+                   strict: bool, fill_honor: bool) -> bool:
+    """Do `counts` with `wild` 精 make `shape`, under the options: honor runs (`mixed`), a meld's natural tile
+    (`strict`), 精 standing for an honor in 七星 (`fill_honor`)?"""
     match shape:
         case "pinghu":
-            return is_pinghu(counts, wild, declared, opts.honor_seq_mixed, strict)
+            return is_pinghu(counts, wild, declared, mixed, strict)
         case "daqi":
             return is_daqi(counts, wild, declared, all_pungs, strict)
         case "xiaoqi":
@@ -82,8 +83,14 @@ def _complete(shape: str, counts: list[int], wild: int, declared: int, all_pungs
         case "shisanlan":
             return is_shisanlan(counts, wild, declared)
         case "qixing":
-            return is_qixing(counts, wild, declared, opts.qixing_jing_may_fill_honor)
+            return is_qixing(counts, wild, declared, fill_honor)
     raise AssertionError(shape)
+
+
+def _complete(shape: str, counts: list[int], wild: int, declared: int, all_pungs: bool, r: Round) -> bool:
+    opts = r.options
+    return shape_complete(shape, counts, wild, declared, all_pungs, opts.honor_seq_mixed, opts.meld_needs_natural,
+                          opts.qixing_jing_may_fill_honor)
 
 
 def _melds_only(shape: str, counts: list[int], wild: int, declared: int, mixed: bool, strict: bool = False) -> bool:

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from scoring.shapes import is_daqi, is_pinghu, is_qixing, is_sequence, is_shisanlan, is_xiaoqi
+from scoring.chongguan.hand import CONCEALED_ONLY, shape_complete
+from scoring.shapes import is_sequence
 from scoring.tiles import CODES, NUM_KINDS, jing_of, tile
 
 #: Tiles that may change from the classifier's first choice to make a round legal.
@@ -42,7 +43,6 @@ MIN_ALTERNATIVE = 0.01
 MAX_STEP = 5.0
 #: Legality checks one `decode` may make (20–60 µs each: a read stays within its time).
 MAX_CHECKS = 1000
-CONCEALED_ONLY = frozenset({"xiaoqi", "shisanlan", "qixing"})
 SHAPES = ("pinghu", "xiaoqi", "daqi", "shisanlan", "qixing")
 MELD_TYPES = ("chi", "peng", "three", "gang", "gang3", "angang")
 
@@ -117,23 +117,9 @@ def _wins(face: tuple[int, ...], wild_kinds: frozenset[int], win: int | None, de
         for shape in SHAPES:
             if shape in CONCEALED_ONLY and declared:
                 continue
-            if _complete(shape, counts, j, declared, all_pungs, mixed, strict, fill_honor):
+            if shape_complete(shape, counts, j, declared, all_pungs, mixed, strict, fill_honor):
                 return True
     return False
-
-
-def _complete(shape: str, counts: list[int], wild: int, declared: int, all_pungs: bool, mixed: bool, strict: bool,
-              fill_honor: bool) -> bool:
-    match shape:
-        case "pinghu":
-            return is_pinghu(counts, wild, declared, mixed, strict)
-        case "daqi":
-            return is_daqi(counts, wild, declared, all_pungs, strict)
-        case "xiaoqi":
-            return is_xiaoqi(counts, wild, declared, strict)
-        case "shisanlan":
-            return is_shisanlan(counts, wild, declared)
-    return is_qixing(counts, wild, declared, fill_honor)
 
 
 def _meld_ok(kind: str, codes: Sequence[str], mixed: bool) -> bool:
