@@ -141,7 +141,8 @@ def chooser_part(draft: Any, entries: MutableMapping[str, Any], pick: Slot | Non
     """The picked tile's tools, the reader's other guesses for it, and the palette."""
     tools_part(draft, entries, pick, lang, label, touched)
     alternatives = [c for c, _ in getattr(detections[slots.index(pick)], "alternatives", ())
-                    if c in _CODES and c != edit.code_at(pick, draft.hand, entries, draft.melds)] if pick in slots else []
+                    if c in _CODES and c != edit.code_at(pick, draft.hand, entries, draft.melds)] \
+        if pick is not None and pick in slots else []
 
     def put(code: str) -> None:
         slot = picked()

@@ -111,3 +111,13 @@ def test_the_readers_other_guesses_for_a_picked_tile_come_first() -> None:
     assert [b.label for b in at.button if b.key and b.key.startswith("alts_")] == ["九筒", "八筒"]
     at.button(key="alts_0").click().run()
     assert at.session_state["score"].hand == ["1m", "9p", "3m"]
+
+
+def test_clearing_a_read_hand_opens_the_palette_with_the_photo_still_shown() -> None:
+    at = AppTest.from_function(photo_page).run()
+    at.session_state["score"].hand.clear()
+    at.run()
+    assert not at.exception, at.exception
+    assert len([b for b in at.button if b.key and b.key.startswith("pal_")]) == 34
+    at.button(key="pal_7z").click().run()
+    assert at.session_state["score"].hand == ["7z"]
