@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.unseen_shoots import reader_arguments, source_with_splits  # noqa: E402 - after the path
+from bench.unseen_shoots import named_detector, reader_arguments, source_with_splits, unseen_shoots  # noqa: E402 - after the path
 
 
 def corrections(pred: list, gt: list, everything: bool) -> tuple[list[tuple], list[str]]:
@@ -62,18 +62,14 @@ def main(argv: list[str] | None = None) -> int:
     if source is None:
         return 2
 
-    from vision.datasets.convert import import_yolo_dataset
-    from vision.datasets.yolo import ground_truth, unseen_families
-    from vision.reader.detector import DEFAULT_MODEL, TileDetector
+    from vision.datasets.yolo import ground_truth
     from vision.reader.image import load_image
     from vision.reader.memory import DEFAULT_MAX_DISTANCE, TileMemory, apply_memory, crop_embeddings
     from vision.training.metrics import hand_exact, tile_accuracy_counts
 
-    det = TileDetector(args.model or DEFAULT_MODEL, classifier=args.classifier)
+    det = named_detector(args)
     with tempfile.TemporaryDirectory() as tmp:
-        cleaned = Path(tmp) / "d"
-        import_yolo_dataset(source, cleaned, splits=("valid",))
-        groups = unseen_families(source / "train", cleaned / "valid")
+        groups = unseen_shoots(source, Path(tmp) / "d")
         family = args.family or max(groups, key=lambda f: len(groups[f]))
         photos = sorted(groups[family])
         first = max(args.n)

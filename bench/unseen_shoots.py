@@ -25,3 +25,20 @@ def source_with_splits(source: str | Path) -> Path | None:
         print(f"no train/ and valid/ under {path}", file=sys.stderr)
         return None
     return path
+
+
+def named_detector(args: argparse.Namespace):  # noqa: ANN201 - vision.reader.detector.TileDetector
+    """The detector and classifier `--model` and `--classifier` name (the shipped ones by default)."""
+    from vision.reader.detector import DEFAULT_MODEL, TileDetector
+
+    return TileDetector(args.model or DEFAULT_MODEL, classifier=args.classifier)
+
+
+def unseen_shoots(source: Path, cleaned: Path) -> dict[str, list[Path]]:
+    """`source`'s valid split cleaned into `cleaned`/valid as `jingsuan eval` sees it, and its photos of
+    shoots `train` has none of, by shoot (`vision.datasets.yolo.unseen_families`)."""
+    from vision.datasets.convert import import_yolo_dataset
+    from vision.datasets.yolo import unseen_families
+
+    import_yolo_dataset(source, cleaned, splits=("valid",))
+    return unseen_families(source / "train", cleaned / "valid")

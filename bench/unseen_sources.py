@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.unseen_shoots import reader_arguments, source_with_splits  # noqa: E402 - after the path
+from bench.unseen_shoots import named_detector, reader_arguments, source_with_splits, unseen_shoots  # noqa: E402 - after the path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,17 +37,14 @@ def main(argv: list[str] | None = None) -> int:
     if source is None:
         return 2
 
-    from vision.datasets.convert import import_yolo_dataset
-    from vision.datasets.yolo import image_files, unseen_families, write_split
-    from vision.reader.detector import DEFAULT_MODEL, TileDetector
+    from vision.datasets.yolo import image_files, write_split
     from vision.training.evaluate import evaluate
 
-    det = TileDetector(args.model or DEFAULT_MODEL, classifier=args.classifier)
+    det = named_detector(args)
     with tempfile.TemporaryDirectory() as tmp:
         cleaned = Path(args.write) / "cleaned" if args.write else Path(tmp) / "d"
-        import_yolo_dataset(source, cleaned, splits=("valid",))  # the cleanup `jingsuan eval` sees
+        groups = unseen_shoots(source, cleaned)  # the cleanup `jingsuan eval` sees
         valid = cleaned / "valid"
-        groups = unseen_families(source / "train", valid)
         unseen = {p for photos in groups.values() for p in photos}
         seen = [p for p in image_files(valid) if p not in unseen]
         if args.write:
