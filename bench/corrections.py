@@ -67,7 +67,6 @@ def main(argv: list[str] | None = None) -> int:
     from vision.reader.memory import DEFAULT_MAX_DISTANCE, TileMemory, apply_memory, crop_embeddings
     from vision.training.metrics import hand_exact, tile_accuracy_counts
 
-    det = named_detector(args)
     with tempfile.TemporaryDirectory() as tmp:
         groups = unseen_shoots(source, Path(tmp) / "d")
         family = args.family or max(groups, key=lambda f: len(groups[f]))
@@ -76,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(photos) <= first:
             print(f"{family}: {len(photos)} photos, too few for N = {first}", file=sys.stderr)
             return 2
+        det = named_detector(args)
         read = []
         for p in photos:
             rgb = load_image(p)
