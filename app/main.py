@@ -21,6 +21,8 @@ from app.i18n import uploader_style  # noqa: E402
 from app.views import annotate, rules, score  # noqa: E402
 from app.views import ledger as ledger_view  # noqa: E402
 from app.views.common import current_table, get_ledger, ledger_path, tr  # noqa: E402
+from app.widgets.nav import page_bar  # noqa: E402
+from app.widgets.phone import compact_on_phone  # noqa: E402
 
 
 def access_granted() -> bool:
@@ -81,7 +83,11 @@ def main() -> None:
     sidebar()
     if style := uploader_style(st.session_state["lang"], int(st.get_option("server.maxUploadSize"))):
         st.html(style)  # the file uploaders' English in Chinese (Streamlit has no locale)
-    st.navigation(pages()).run()
+    compact_on_phone()  # narrow screens: the page starts higher, elements sit closer
+    nav = pages()
+    current = st.navigation(nav, position="top")
+    page_bar(nav)  # narrow screens fold the navigation into the hidden sidebar: a bar at the bottom instead
+    current.run()
 
 
 main()

@@ -15,11 +15,15 @@ from app import score_logic as logic
 from app.ledger import Ledger, LedgerError, TableInfo
 from app.score_logic import LOW_CONFIDENCE, MELD_TYPES, WINNER, RoundDraft
 from app.views.common import ALL_CODES, SEATS, current_table, get_ledger, lang, seat_label, tile_label, tr
+from app.widgets.read_hand import read_hand_part
+from app.widgets.seat_photo import seat_photo_part
 from scoring.errors import JingsuanError
 from scoring.settlement import COMPONENT_ZH, COMPONENTS
 from scoring.tiles import parse_tiles
 
 COMPONENT_EN = {"hu": "Win", "jing": "精", "gang": "Kong", "follow": "跟庄", "penalty": "Penalty"}
+#: The round's less used details, folded away on the phone: (zh, en).
+MORE_ROUND = ("庄家 · 跟庄 · 天胡/地胡", "Dealer · 跟庄 · heavenly/earthly hand")
 
 # ----------------------------------------------------------------------------- photo adapter
 
@@ -149,7 +153,7 @@ def show_error(exc: JingsuanError) -> None:
 def photo_part(d: RoundDraft) -> None:
     ss = st.session_state
     guide = photo_guide(lang())
-    if guide:
+    if guide and not ss.get(d.upload_key):  # how to shoot: before the photo, not under it
         with st.expander(tr("photo_guide"), expanded=False):
             st.markdown(guide)
     upload = st.file_uploader(tr("photo"), type=["jpg", "jpeg", "png", "webp"], key=d.upload_key)
@@ -174,14 +178,9 @@ def photo_part(d: RoundDraft) -> None:
         st.warning(reading.message)
         return
     low = sum(d_.conf < LOW_CONFIDENCE for d_ in reading.detections)
-    st.info(tr("detected", n=len(reading.detections), low=low))
-    if low:
-        st.caption(" ".join(low_confidence_tiles(reading.detections)))
-    questions_part(d)
-    try:
-        st.image(draw_boxes(data, reading.detections), width="stretch")
-    except Exception:
-        st.warning(tr("detect_failed", msg="image"))
+    if low:  # the tiles to check are outlined on the photo and in the row; the count says how many
+        st.caption(tr("detected", n=len(reading.detections), low=low))
+    questions_part(d)  # the photo itself, with numbered boxes to tap, is drawn by hand_part
 
 
 def questions_part(d: RoundDraft) -> None:
@@ -205,26 +204,8 @@ PALETTE_CSS = """
 
 
 def hand_part(d: RoundDraft) -> None:
-    st.markdown(PALETTE_CSS, unsafe_allow_html=True)
-    st.subheader(tr("hand"))
-    st.caption(tr("hand_hint"))
-    with st.container(key="handrow"):
-        if d.hand:
-            cols = st.columns(min(len(d.hand), 14))
-            for i, code in enumerate(d.hand):
-                label = ("▶" if d.sel == i else "") + tile_label(code)
-                cols[i % len(cols)].button(label, key=f"hand_{i}", on_click=d.tap_hand, args=(i,))
-    winner = st.session_state.get("win_seat")
-    st.caption(tr("tile_count", n=len(d.hand), m=len([m for m in d.melds if m["seat"] in (WINNER, winner)])))
-    with st.container(key="palette"):
-        for row in range(4):
-            codes = ALL_CODES[row * 9 : row * 9 + 9]
-            cols = st.columns(9)
-            for c, code in zip(cols, codes):
-                c.button(tile_label(code), key=f"pal_{code}", on_click=d.tap_palette, args=(code,))
-    c1, c2 = st.columns(2)
-    c1.button(tr("remove"), key="remove_sel", on_click=d.remove_selected)
-    c2.button(tr("clear"), key="clear_hand", on_click=d.clear_hand)
+    """The photo with tappable numbered boxes and the read hand as tile pictures (app.widgets.read_hand)."""
+    read_hand_part(d, st.session_state, lang=lang(), label=tile_label, clear=(tr("clear"), d.clear_hand))
 
 
 def meld_type_label(kind: str) -> str:
@@ -274,13 +255,13 @@ def tile_label_run(text: str) -> str:
 
 def win_part(ledger: Ledger, table: TableInfo) -> None:
     ss = st.session_state
-    c1, c2 = st.columns(2)
-    c1.selectbox(tr("win_tile"), ALL_CODES, index=None, placeholder=tr("choose"), format_func=tile_label, key="win_tile")
-    c2.selectbox(tr("indicator"), ALL_CODES, index=None, placeholder=tr("choose"), format_func=tile_label, key="indicator")
+    with st.container(key="win_tile_indicator", horizontal=True, gap="small"):  # side by side on a phone too
+        st.selectbox(tr("win_tile"), ALL_CODES, index=None, placeholder=tr("choose"), format_func=tile_label,
+                     key="win_tile", width=160)
+        st.selectbox(tr("indicator"), ALL_CODES, index=None, placeholder=tr("choose"), format_func=tile_label,
+                     key="indicator", width=160)
     if "dealer" not in ss:
         ss["dealer"] = ledger.current_dealer(table.id)
-    st.selectbox(tr("dealer"), SEATS, format_func=lambda s: seat_label(s, table), key="dealer")
-    st.subheader(tr("win"))
     st.radio(
         tr("winner"),
         [*SEATS, "none"],
@@ -298,25 +279,30 @@ def win_part(ledger: Ledger, table: TableInfo) -> None:
             key="win_from",
             horizontal=True,
         )
-        c1, c2 = st.columns(2)
-        c1.checkbox(tr("after_kong"), key="after_kong")
-        c2.checkbox(tr("robbed_kong"), key="robbed_kong")
-        st.radio(
-            tr("special"),
-            ["none", "tianhu", "dihu"],
-            format_func=lambda s: tr("special_none" if s == "none" else s),
-            key="special",
-            horizontal=True,
-        )
-    st.subheader(tr("others_jing"))
-    for s in SEATS:
-        if s == winner:
-            continue
-        c0, c1, c2 = st.columns([2, 2, 2])
-        c0.write(seat_label(s, table))
-        c1.number_input(tr("zheng"), 0, 8, 0, key=f"jz_{s}")
-        c2.number_input(tr("fu"), 0, 8, 0, key=f"jf_{s}")
-    st.number_input(tr("follow"), 0, 20, 0, key="follow")
+        with st.container(key="win_extras", horizontal=True, gap="medium"):
+            st.checkbox(tr("after_kong"), key="after_kong")
+            st.checkbox(tr("robbed_kong"), key="robbed_kong")
+    others = [s for s in SEATS if s != winner]
+    counts = "，".join(f"{seat_label(s)} {int(ss.get(f'jz_{s}') or 0)}/{int(ss.get(f'jf_{s}') or 0)}" for s in others)
+    with st.expander(f"{tr('others_jing')}（{tr('zheng')}/{tr('fu')}：{counts}）", key="others_jing"):
+        for s in others:
+            with st.container(key=f"jing_row_{s}", horizontal=True, vertical_alignment="center", gap="small"):
+                st.markdown(seat_label(s, table), width=80)
+                st.number_input(tr("zheng"), 0, 8, 0, key=f"jz_{s}", width=118)
+                st.number_input(tr("fu"), 0, 8, 0, key=f"jf_{s}", width=118)
+        seat_photo_part(others, ss.get("indicator"), seat_label=lambda s: seat_label(s, table), lang=lang(),
+                        upload_gen=draft().upload_gen, framed=False)
+    with st.expander(MORE_ROUND[lang() == "en"], expanded=False):
+        st.selectbox(tr("dealer"), SEATS, format_func=lambda s: seat_label(s, table), key="dealer")
+        st.number_input(tr("follow"), 0, 20, 0, key="follow")
+        if winner and winner != "none":
+            st.radio(
+                tr("special"),
+                ["none", "tianhu", "dihu"],
+                format_func=lambda s: tr("special_none" if s == "none" else s),
+                key="special",
+                horizontal=True,
+            )
 
 
 def settlement_table(settlement: dict[str, Any], table: TableInfo) -> Any:
@@ -398,25 +384,22 @@ def result_part(d: RoundDraft, ledger: Ledger, table: TableInfo) -> None:
                       on_click=settle_as_false_win, args=(d,))
     if not d.result:
         return
-    st.subheader(tr("settlement"))
-    if d.photo_t0:
-        st.caption(f"⏱ {time.perf_counter() - d.photo_t0:.2f} s")
-        d.photo_t0 = None
     names = (d.result.get("win") or {}).get("names") or []
-    if names:
-        st.markdown("**" + " · ".join(names) + "**")
+    took = f"⏱ {time.perf_counter() - d.photo_t0:.2f} s" if d.photo_t0 else ""
+    d.photo_t0 = None
+    st.markdown(f"**{tr('settlement')}**" + (" · " + " · ".join(names) if names else "") + (f"　:gray[{took}]" if took else ""))
     st.table(settlement_table(d.result, table))
+    for w in d.result.get("warnings", []):
+        st.warning(w)
+    st.button(tr("confirm"), type="primary", key="confirm", on_click=confirm, args=(d, ledger, table))
     with st.expander(tr("payments"), expanded=False):
         for p in d.result.get("payments", []):
             why = COMPONENT_ZH.get(p["reason"], p["reason"])
             st.write(tr("pays", a=seat_label(p["from"], table), b=seat_label(p["to"], table), n=p["amount"], why=why))
-    if d.result.get("explanation"):
-        st.markdown(tr("explanation"))
-        for line in d.result["explanation"]:
-            st.write(f"- {line}")
-    for w in d.result.get("warnings", []):
-        st.warning(w)
-    st.button(tr("confirm"), type="primary", key="confirm", on_click=confirm, args=(d, ledger, table))
+        if d.result.get("explanation"):
+            st.markdown(tr("explanation"))
+            for line in d.result["explanation"]:
+                st.write(f"- {line}")
 
 
 EXAMPLE_DATASET = "table"
