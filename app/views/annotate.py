@@ -11,6 +11,7 @@ from typing import Any
 import streamlit as st
 
 from app import annotate_logic as logic
+from app import annotate_view as view
 from app.views.common import lang, tr
 from scoring.errors import JingsuanError
 from vision.datasets.store import (
@@ -356,10 +357,16 @@ def canvas_part(store: DatasetStore, stem: str) -> None:
         return
     from PIL import Image
 
-    scale = logic.fit_scale(width, height)
-    cw, ch = logic.canvas_size(width, height, scale)
+    from app.widgets.screen import screen_width
+    from app.widgets.touch import touch_draws_on_canvas
+
+    touch_draws_on_canvas()
+    win = zoom_part(width, height)
+    scale = view.view_scale(win, screen_width())  # fits the phone's width; zoomed in, small tiles grow
+    cw, ch = logic.canvas_size(round(win.w), round(win.h), scale)
     with Image.open(store.image_path(stem)) as img:
-        background = img.convert("RGB").resize((cw, ch))
+        background = img.convert("RGB").crop(win.crop).resize((cw, ch))
+    shown, shown_index = view.to_window(ss["ann_boxes"], win)
     modes = getattr(sdc, "_VALID_DRAWING_MODES", frozenset())
     labeled = "labeled_rect" in modes
     if labeled:
@@ -383,12 +390,13 @@ def canvas_part(store: DatasetStore, stem: str) -> None:
         height=ch,
         width=cw,
         drawing_mode=mode,
-        initial_drawing=logic.boxes_to_drawing(ss["ann_boxes"], scale, labeled),
-        key=f"ann_canvas_{stem}_{ss.get('ann_version', 0)}",
+        initial_drawing=logic.boxes_to_drawing(shown, scale, labeled),
+        key=f"ann_canvas_{stem}_{ss.get('ann_version', 0)}_{cw}_{win.crop}",
         font_size=12,
         **kwargs,
     )
-    drawn = logic.drawing_to_boxes(result.json_data, scale, ss.get("ann_new_cls", CLASS_NAMES[0]), width, height)
+    local = logic.drawing_to_boxes(result.json_data, scale, ss.get("ann_new_cls", CLASS_NAMES[0]), win.w, win.h)
+    drawn = view.from_window(ss["ann_boxes"], shown_index, local, win)
     if result.json_data is not None and not logic.same_boxes(drawn, ss["ann_boxes"]):
         pick = logic.box_to_select(ss["ann_boxes"], drawn)
         saved = ss.get("ann_saved_boxes", [])
@@ -396,6 +404,18 @@ def canvas_part(store: DatasetStore, stem: str) -> None:
         if pick is not None:  # a box just drawn is the one the class selector below applies to
             ss["ann_sel"] = pick
             ss["ann_sel_cls"] = drawn[pick].cls
+
+
+def zoom_part(width: int, height: int) -> view.Window:
+    """放大 1–4× and, zoomed in, where to look (the canvas shows that part of the photo)."""
+    zoom = st.segmented_control(view.say("zoom", lang()), list(view.ZOOMS), format_func=lambda z: f"{z}×",
+                                key="ann_zoom", default=1) or 1
+    fx = fy = 50
+    if zoom > 1:
+        with st.container(key="ann_pan", horizontal=True, gap="medium"):
+            fx = st.slider(view.say("pan_x", lang()), 0, 100, 50, step=5, key="ann_pan_x")
+            fy = st.slider(view.say("pan_y", lang()), 0, 100, 50, step=5, key="ann_pan_y")
+    return view.window((width, height), int(zoom), fx / 100, fy / 100)
 
 
 def boxes_part(store: DatasetStore) -> None:
