@@ -46,13 +46,11 @@ def rounds_frame(rounds: list[RoundRecord], table: TableInfo) -> Any:
 
     rows = []
     for r in rounds:
-        row: dict[str, Any] = {
-            tr("round_no"): r.seq,
-            tr("dealer"): seat_label(r.dealer),
-            tr("result"): round_result(r, table),
-        }
-        for s in SEATS:
+        row: dict[str, Any] = {tr("round_no"): r.seq}
+        for s in SEATS:  # the four scores first: on a phone they fit the screen, the rest scrolls
             row[table.players[s]] = r.total.get(s, 0)
+        row[tr("dealer")] = seat_label(r.dealer)
+        row[tr("result")] = round_result(r, table)
         for s in SEATS:
             row[f"Σ {table.players[s]}"] = r.running[s]
         row["明细" if lang() == "zh" else "breakdown"] = breakdown(r)

@@ -1,0 +1,28 @@
+"""牌局 on a phone: the rounds table starts with the round number and the four players' scores, so they
+are what a 390 px screen shows (the dealer, result, running totals and details scroll in after)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app.test_pages import open_page, seed
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
+    return tmp_path
+
+
+def test_the_four_scores_come_right_after_the_round_number(data_dir: Path) -> None:
+    seed(data_dir)
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app" / "main.py"), default_timeout=30).run()
+    open_page(at, "ledger")
+    assert not at.exception, at.exception
+    columns = list(at.dataframe[0].value.columns)
+    assert columns[:5] == ["局", "老王", "小李", "阿珍", "大刘"], columns
+    assert columns.index("庄家") > 4 and columns.index("Σ 老王") > 4
