@@ -360,18 +360,44 @@ def settle_as_false_win(d: RoundDraft) -> None:
 
 def confirm(d: RoundDraft, ledger: Ledger, table: TableInfo) -> None:
     """确认记账: into the ledger, then a clean round (the table and the ledger's next dealer kept)."""
+    before = entries()
+    rid = None
     try:
         if d.editing_round:
             ledger.edit_round(d.editing_round, d.result_doc, d.result)
             seq = ledger.round(d.editing_round).seq
         else:
-            ledger.add_round(table.id, d.result_doc, d.result)
+            rid = ledger.add_round(table.id, d.result_doc, d.result)
             seq = len(ledger.rounds(table.id))
     except LedgerError as exc:
         d.refusal = logic.error_text(exc, lang())
         return
     start_round(d.next_round())
     st.session_state[logic.DRAFT_KEY].recorded = seq
+    st.session_state[UNDO_KEY] = (rid, seq, d, before) if rid else None
+
+
+#: The round just recorded, to take back once: (round id, its number, its draft, its widget values).
+UNDO_KEY = "score_undo"
+#: (zh, en) of the take-back button and what it says after.
+UNDO_TEXT = {"undo": ("撤销这一局", "Undo this round"),
+             "undone": ("已撤销第 {seq} 局，它回到了页面上，可以改了再记", "Round {seq} taken back: it is on the page again")}
+
+
+def undo_recorded(ledger: Ledger) -> None:
+    """撤销这一局 right after 确认记账: the round leaves the ledger and comes back on the page as it was."""
+    undo = st.session_state.pop(UNDO_KEY, None)
+    if not undo:
+        return
+    rid, seq, old, values = undo
+    try:
+        ledger.delete_round(rid)
+    except LedgerError as exc:
+        st.session_state[logic.DRAFT_KEY].refusal = logic.error_text(exc, lang())
+        return
+    old.recorded = None
+    start_round(old, values)
+    st.toast(UNDO_TEXT["undone"][lang() == "en"].format(seq=seq), icon="↩️")
 
 
 def result_part(d: RoundDraft, ledger: Ledger, table: TableInfo) -> None:
@@ -459,7 +485,10 @@ def render() -> None:
     meld_part(d, table)
     win_part(ledger, table)
     if d.recorded:  # said where the player is: at the bottom, where 确认记账 was, and as a toast
-        st.success(tr("confirmed", seq=d.recorded))
+        with st.container(key="recorded", horizontal=True, vertical_alignment="center"):
+            st.success(tr("confirmed", seq=d.recorded))
+            if st.session_state.get(UNDO_KEY):  # taken back with one tap, until the next tap on the page
+                st.button(UNDO_TEXT["undo"][lang() == "en"], key="undo_recorded", on_click=undo_recorded, args=(ledger,))
         st.toast(tr("confirmed_toast"), icon="✅")
         d.recorded = None
     st.button(tr("settle"), type="primary", key="settle", on_click=do_settle, args=(d, table))

@@ -59,3 +59,21 @@ def test_another_seats_jing_read_from_a_photo_goes_into_its_boxes_and_the_title(
     assert any("南 2/1" in e.label for e in at.expander)  # the folded title shows the counts
     tap(at, "settle")
     assert at.table and at.table[0].value.loc["精"].tolist()[1] > 0  # 南 is paid for its 精
+
+
+def test_a_recorded_round_can_be_taken_back_with_one_tap_and_comes_back_on_the_page(data_dir: Path) -> None:
+    from app.ledger import Ledger
+
+    at = AppTest.from_file(MAIN, default_timeout=30).run()
+    tap(at, *(f"pal_{c}" for c in HAND.split()), "tile_win", "pal_5z", "tile_ind", "pal_9m", "settle", "confirm")
+    with Ledger(data_dir / "ledger.sqlite3") as lg:
+        assert len(lg.rounds(lg.tables()[0].id)) == 1
+    assert at.session_state["score"].hand == []  # a clean round …
+    tap(at, "undo_recorded")  # … until 撤销这一局
+    with Ledger(data_dir / "ledger.sqlite3") as lg:
+        assert lg.rounds(lg.tables()[0].id) == []
+    assert " ".join(at.session_state["score"].hand) == HAND
+    assert at.selectbox(key="win_tile").value == "5z" and at.selectbox(key="indicator").value == "9m"
+    tap(at, "settle", "confirm")  # and it can be recorded again
+    with Ledger(data_dir / "ledger.sqlite3") as lg:
+        assert len(lg.rounds(lg.tables()[0].id)) == 1
