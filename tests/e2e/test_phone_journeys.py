@@ -203,6 +203,8 @@ def test_a_round_entered_by_hand_settles_and_is_recorded(server: str, browser: o
     shot(page, f"{size}-hand-2-recorded")
     trip.tap(page.locator(".st-key-undo_recorded button"), "撤销这一局")  # taken back: on the page again
     page.locator(".st-key-hand_12 button").wait_for()
+    page.locator(".st-key-tile_win button", has_text=tile(HAND[13]).zh).wait_for()
+    page.locator(".st-key-tile_ind button", has_text=tile(INDICATOR).zh).wait_for()
     assert row_codes(page, 13) == HAND[:13]
     settle_and_record(trip, page)
     print(f"{size} by hand: settled page {height}px; {trip.summary()}")
