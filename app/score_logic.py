@@ -356,3 +356,16 @@ __all__ = [
     "DRAFT_KEY", "ENTRY_KEYS", "MELD_TYPES", "SEAT_ZH", "WINNER", "MissingAnswer", "RoundDraft",
     "add_meld", "apply_reading", "build_round", "false_win_round", "load_round", "open_questions",
 ]
+
+
+def table_options(table: Any) -> Any:
+    """The table's 冲关 options (its preset and stored overrides) for reading a photo's most probable legal
+    round; None (兴国) for another rule system or overrides that no longer read."""
+    from scoring.chongguan import PRESETS, resolve_options
+
+    if getattr(table, "rules", None) not in PRESETS:
+        return None
+    try:
+        return resolve_options(table.rules, getattr(table, "options", None) or None)
+    except RoundError:
+        return None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,37 +38,26 @@ class PhotoReading:
     assignment: Any = None
 
 
-def read_photo(data: bytes) -> PhotoReading:
-    """Run `vision.detect` (and `vision.assign` when present); a missing model is a message, not a crash."""
+def read_photo(data: bytes, options: Any = None) -> PhotoReading:
+    """`vision.read_photo` (the one photo pipeline: detector, layout, the most probable legal round under the
+    table's `options`); a missing model or a broken photo is a message, not a crash."""
     start = time.perf_counter()
     try:
         import vision
 
-        model_dir = os.environ.get("JINGSUAN_MODEL_DIR")  # `jingsuan app --models DIR`
-        detections = list(vision.detect(data, model=Path(model_dir) / "tiles.onnx" if model_dir else None))
-    except (ModuleNotFoundError, FileNotFoundError):
+        reading = vision.read_photo(data, options=options)
+    except ModuleNotFoundError:
         return PhotoReading(message=tr("no_model"), seconds=time.perf_counter() - start)
     except JingsuanError as exc:
         return PhotoReading(message=tr("detect_failed", msg=exc.zh), seconds=time.perf_counter() - start)
     except Exception as exc:  # a broken model or image must not take the page down
         return PhotoReading(message=tr("detect_failed", msg=type(exc).__name__), seconds=time.perf_counter() - start)
-    result = assignment_of(detections)
+    detections, result = list(reading.detections), reading.assignment
     return PhotoReading(detections, proposed_hand(detections, result), "", time.perf_counter() - start, result)
 
 
-def assignment_of(detections: list[Any]) -> Any:
-    """`vision.assign.assign(detections)`, or None when it is missing or fails (assignment is optional)."""
-    try:
-        from vision.reader import layout as assign_mod
-
-        return assign_mod.assign(detections)
-    except Exception:  # a broken assignment must not take the photo reading down
-        return None
-
-
 def proposed_hand(detections: list[Any], result: Any = None) -> list[str]:
-    """The winner's tiles the photo suggests (hand + winning tile): `vision.assign`, else face-up tiles left to right."""
-    result = result if result is not None else assignment_of(detections)
+    """The winner's tiles the photo suggests (hand + winning tile): the layout's, else face-up tiles left to right."""
     if result is not None:
         tiles = list(getattr(result, "hand", None) or [])
         win = getattr(result, "win_tile", None)
@@ -150,7 +138,7 @@ def show_error(exc: JingsuanError) -> None:
 # ----------------------------------------------------------------------------- page parts
 
 
-def photo_part(d: RoundDraft) -> None:
+def photo_part(d: RoundDraft, table: TableInfo) -> None:
     ss = st.session_state
     guide = photo_guide(lang())
     if guide and not ss.get(d.upload_key):  # how to shoot: before the photo, not under it
@@ -168,7 +156,7 @@ def photo_part(d: RoundDraft) -> None:
     if d.photo_key != key:
         d.photo_key = key
         d.photo_t0 = time.perf_counter()
-        d.reading = read_photo(data)
+        d.reading = read_photo(data, logic.table_options(table))
         for name, value in logic.apply_reading(d, d.reading).items():
             ss[name] = value
     reading = d.reading
@@ -480,7 +468,7 @@ def render() -> None:
     d = draft()
     if d.editing_round:
         st.info(tr("editing", seq=ledger.round(d.editing_round).seq))
-    photo_part(d)
+    photo_part(d, table)
     hand_part(d)
     meld_part(d, table)
     win_part(ledger, table)

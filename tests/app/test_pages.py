@@ -328,7 +328,7 @@ def test_answered_photo_questions_leave_the_screen(data_dir: Path, monkeypatch: 
         {"code": "low_confidence", "zh": "这几张牌认得不确定，请核对：五筒", "en": "unsure tiles"},
     ]
     reading = score.PhotoReading(detections=[], hand=["1m"], assignment=SimpleNamespace(questions=questions, melds=[]))
-    monkeypatch.setattr(score, "read_photo", lambda data: reading)
+    monkeypatch.setattr(score, "read_photo", lambda data, options=None: reading)
     buf = io.BytesIO()
     Image.new("RGB", (200, 100), (30, 90, 30)).save(buf, "PNG")
     at = app()

@@ -76,3 +76,31 @@ def test_false_win_counts_the_would_be_winners_jing() -> None:
 @pytest.mark.parametrize("msg", ["这手牌不能胡：组不成平胡", "不能胡：组不成平胡", "组不成平胡"])
 def test_cannot_win_is_said_once(msg: str) -> None:
     assert logic.refusal_text(msg) == "这手牌不能胡：组不成平胡"
+
+
+def test_a_photo_is_read_under_the_tables_preset_and_its_overrides() -> None:
+    """The legal-round reading of a photo judges wins by the table's rules, not always by 兴国."""
+    from scoring.chongguan import PRESETS
+
+    nanchang = TableInfo(1, "t", {}, "nanchang", {"jing_claim": "chow_only"}, 1, "")
+    options = logic.table_options(nanchang)
+    assert options.jing_claim == "chow_only"
+    assert options.allow_ron_pinghu_with_jing == PRESETS["nanchang"].allow_ron_pinghu_with_jing
+    assert logic.table_options(TableInfo(1, "t", {}, "gb", {}, 1, "")) is None  # 国标: no 冲关 options
+    assert logic.table_options(TableInfo(1, "t", {}, "xingguo", {"no_such_option": 1}, 1, "")) is None
+
+
+def test_the_score_page_reads_the_photo_with_the_tables_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision
+    from app.views import score
+    from scoring.chongguan import PRESETS
+
+    seen = []
+
+    def fake_read(data, options=None):  # noqa: ANN001, ANN202
+        seen.append(options)
+        raise vision.reader.image.DetectorError("这个文件不是可读的图片", "not an image")
+
+    monkeypatch.setattr(vision, "read_photo", fake_read)
+    reading = score.read_photo(b"x", PRESETS["yongfeng"])
+    assert seen == [PRESETS["yongfeng"]] and "不是可读的图片" in reading.message
