@@ -183,9 +183,10 @@ STRINGS: dict[str, tuple[str, str]] = {
 }
 
 
-def t(key: str, lang: str = "zh", **kwargs: Any) -> str:
-    """The interface string `key` in `lang` (zh default), formatted with `kwargs`."""
-    zh, en = STRINGS.get(key, (key, key))
+def t(key: str, lang: str = "zh", *, strings: dict[str, tuple[str, str]] = STRINGS, **kwargs: Any) -> str:
+    """The interface string `key` of `strings` (the app's, or a widget's own table) in `lang` (zh default),
+    formatted with `kwargs`."""
+    zh, en = strings.get(key, (key, key))
     text = en if lang == "en" else zh
     return text.format(**kwargs) if kwargs else text
 

@@ -56,8 +56,19 @@ def read_photo(data: bytes, options: Any = None) -> PhotoReading:
     return PhotoReading(detections, proposed_hand(detections, result), "", time.perf_counter() - start, result)
 
 
+def assignment_of(detections: list[Any]) -> Any:
+    """The layout's reading of `detections` (`vision.reader.layout.assign`), or None when it fails."""
+    try:
+        from vision.reader.layout import assign
+
+        return assign(detections)
+    except Exception:  # a broken layout must not take the photo reading down
+        return None
+
+
 def proposed_hand(detections: list[Any], result: Any = None) -> list[str]:
     """The winner's tiles the photo suggests (hand + winning tile): the layout's, else face-up tiles left to right."""
+    result = result if result is not None else assignment_of(detections)
     if result is not None:
         tiles = list(getattr(result, "hand", None) or [])
         win = getattr(result, "win_tile", None)

@@ -15,6 +15,7 @@ from typing import Any
 import streamlit as st
 
 from app import tile_edit as edit
+from app.i18n import t as translate
 from app.tile_edit import HAND, INDICATOR, WIN, Slot
 from app.widgets.tiles import PhotoBox, face_variables_css, inject_css, palette, photo_boxes, tile_row
 from scoring.tiles import BACK_CODE, tile
@@ -47,8 +48,7 @@ TEXT: dict[str, tuple[str, str]] = {
 
 def say(key: str, lang: str, **kwargs: object) -> str:
     """A string of this widget in the page's language."""
-    zh, en = TEXT[key]
-    return (en if lang == "en" else zh).format(**kwargs)
+    return translate(key, lang, strings=TEXT, **kwargs)
 
 
 def picked() -> Slot | None:

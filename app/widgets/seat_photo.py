@@ -10,6 +10,7 @@ from typing import Any
 
 import streamlit as st
 
+from app.i18n import t as translate
 from app.seat_jing import SeatJing, read_seat_photo
 from app.widgets.tiles import PhotoBox, photo_boxes
 
@@ -28,8 +29,8 @@ TEXT: dict[str, tuple[str, str]] = {
 
 
 def say(key: str, lang: str, **kwargs: object) -> str:
-    zh, en = TEXT[key]
-    return (en if lang == "en" else zh).format(**kwargs)
+    """A string of this widget in the page's language."""
+    return translate(key, lang, strings=TEXT, **kwargs)
 
 
 @dataclass

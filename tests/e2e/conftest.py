@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import ARGS, CHROMIUM
+from tests.e2e.helpers import ARGS, CHROMIUM, app_server
 
 
 @pytest.fixture(scope="module")
@@ -21,3 +21,20 @@ def browser() -> Iterator[object]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`jingsuan app` on loopback with its ledger in a fresh folder, one per test module → base URL."""
+    with app_server(tmp_path_factory.mktemp("ledger")) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def annotate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The app with its datasets in a temporary folder and no model → (base URL, datasets folder)."""
+    datasets = tmp_path_factory.mktemp("datasets")
+    # no model (an empty --models folder): the page starts with no pre-drawn boxes, the drawn one is #0
+    env = {"JINGSUAN_DATASETS": str(datasets), "JINGSUAN_MODEL_DIR": str(tmp_path_factory.mktemp("no-model"))}
+    with app_server(tmp_path_factory.mktemp("ledger"), env) as url:
+        yield url, datasets

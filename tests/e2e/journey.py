@@ -156,3 +156,14 @@ class Journey:
         """One line for logs and assertion messages."""
         moves = ", ".join(f"{s.pixels:+d}px→{s.why}" for s in self.scrolls) or "none"
         return f"page up to {max(self.heights or [0])}px ({self.max_screens():.2f} screens), {self.scroll_count} scrolls: {moves}"
+
+
+def open_score_page(browser: Any, server: str, size: str, timeout_ms: int = 30000) -> tuple[Any, Journey]:
+    """A fresh browser context at `size` ("phone": 390×844 touch, else 1366×900) on the 算分 page, and its journey."""
+    ctx = browser.new_context(**(PHONE if size == "phone" else DESKTOP))
+    page = ctx.new_page()
+    page.set_default_timeout(timeout_ms)
+    trip = Journey(page, touch=size == "phone")
+    page.goto(server)
+    page.get_by_role("heading", name="算分").wait_for()
+    return page, trip

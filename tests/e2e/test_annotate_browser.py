@@ -4,12 +4,11 @@ drawable canvas, relabel it with the class selector, save, and find the box with
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import app_server, choose, tap, wait_for_rerun
+from tests.e2e.helpers import choose, tap, wait_for_rerun
 from vision.datasets.yolo import read_yolo_labels
 from vision.reader.detection import CLASS_NAMES
 
@@ -18,16 +17,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 TIMEOUT_MS = 45000
 #: The drawn box's class after the relabel, and how the class selector shows it.
 NEW_CLASS, NEW_CLASS_SHOWN = "5p", "五筒"
-
-
-@pytest.fixture(scope="module")
-def annotate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """The app with its datasets folder in a temporary directory → (base URL, datasets folder)."""
-    datasets = tmp_path_factory.mktemp("datasets")
-    # no model (an empty --models folder): the page starts with no pre-drawn boxes, the drawn one is #0
-    env = {"JINGSUAN_DATASETS": str(datasets), "JINGSUAN_MODEL_DIR": str(tmp_path_factory.mktemp("no-model"))}
-    with app_server(tmp_path_factory.mktemp("ledger"), env) as url:
-        yield url, datasets
 
 
 def synthetic_photo() -> tuple[Path, tuple[float, float, float, float]]:

@@ -11,12 +11,11 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import app_server, choose, tap, wait_for_rerun
+from tests.e2e.helpers import choose, tap, wait_for_rerun
 
 DATASET = Path(os.environ.get("JINGSUAN_E2E_DATASET", "/work/shared/data/chinese-mahjong-detection-v4"))
 LOG = Path(os.environ.get("JINGSUAN_E2E_LOG", Path(tempfile.gettempdir()) / "jingsuan-e2e-timings.log"))
@@ -31,12 +30,6 @@ def real_photo() -> Path | None:
         return Path(env)
     found = sorted((DATASET / "valid" / "images").glob("*.jpg")) if DATASET.exists() else []
     return found[0] if found else None
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with app_server(tmp_path_factory.mktemp("ledger")) as url:
-        yield url
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])

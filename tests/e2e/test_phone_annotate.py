@@ -5,12 +5,11 @@ and switching photos leaves the other photo's review mark as it was."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import app_server, choose, wait_for_rerun
+from tests.e2e.helpers import choose, wait_for_rerun
 from tests.e2e.journey import DESKTOP, PHONE
 from tests.e2e.test_annotate_browser import canvas_element, picker_shows, plain_photo, settle, synthetic_photo
 from tests.e2e.test_phone_journeys import shot
@@ -20,15 +19,6 @@ from vision.reader.detection import CLASS_NAMES
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 TIMEOUT_MS = 45000
-
-
-@pytest.fixture(scope="module")
-def annotate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """The app with its datasets in a temporary folder and no model (no pre-drawn boxes)."""
-    datasets = tmp_path_factory.mktemp("datasets")
-    env = {"JINGSUAN_DATASETS": str(datasets), "JINGSUAN_MODEL_DIR": str(tmp_path_factory.mktemp("no-model"))}
-    with app_server(tmp_path_factory.mktemp("ledger"), env) as url:
-        yield url, datasets
 
 
 def finger_drag(page: object, start: tuple[float, float], end: tuple[float, float], steps: int = 8) -> None:

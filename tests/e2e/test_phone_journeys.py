@@ -11,14 +11,12 @@ empty 精 place, then the tile), settles and records. Screenshots of each step g
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from scoring.tiles import tile
-from tests.e2e.helpers import app_server
-from tests.e2e.journey import DESKTOP, PHONE, SCROLLER_JS, Journey, small_targets
+from tests.e2e.journey import SCROLLER_JS, Journey, open_score_page, small_targets
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -44,12 +42,6 @@ def glare_photo(path: Path) -> Path:
     img[y1 + 4 : y1 + 4 + (y2 - y1) // 2, x1 + 3 : x2 - 3] = (235, 232, 225)
     cv2.imwrite(str(path), cv2.cvtColor(img, cv2.COLOR_RGB2BGR))
     return path
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with app_server(tmp_path_factory.mktemp("ledger")) as url:
-        yield url
 
 
 def shot(page: object, name: str) -> None:
@@ -83,12 +75,7 @@ def box_on_photo(page: object, number: int) -> object:
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_photo_correct_on_the_photo_tap_win_and_jing_settle_record(server: str, browser: object, size: str,
                                                                      tmp_path: Path) -> None:
-    ctx = browser.new_context(**(PHONE if size == "phone" else DESKTOP))  # type: ignore[attr-defined]
-    page = ctx.new_page()
-    page.set_default_timeout(30000)
-    trip = Journey(page, touch=size == "phone")
-    page.goto(server)
-    page.get_by_role("heading", name="算分").wait_for()
+    page, trip = open_score_page(browser, server, size)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(str(glare_photo(tmp_path / "hand.png")))
     page.locator(".jt-photo img").wait_for()
     page.locator(".st-key-hand_13 button").wait_for()
@@ -141,7 +128,7 @@ def test_photo_correct_on_the_photo_tap_win_and_jing_settle_record(server: str, 
         assert trip.max_screens() <= 2.75, trip.summary()  # taller only while the palette is open
         assert trip.scroll_count <= 4 and trip.scrolls_back_up == 0, trip.summary()
         assert not small, f"tap targets under 44 px: {small}"
-    ctx.close()
+    page.context.close()
 
 
 def enter_by_hand(trip: Journey, page: object, hand: list[str], win: str, indicator: str) -> None:
@@ -191,12 +178,7 @@ def settle_and_record(trip: Journey, page: object) -> int:
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_round_entered_by_hand_settles_and_is_recorded(server: str, browser: object, size: str) -> None:
-    ctx = browser.new_context(**(PHONE if size == "phone" else DESKTOP))  # type: ignore[attr-defined]
-    page = ctx.new_page()
-    page.set_default_timeout(30000)
-    trip = Journey(page, touch=size == "phone")
-    page.goto(server)
-    page.get_by_role("heading", name="算分").wait_for()
+    page, trip = open_score_page(browser, server, size)
     enter_by_hand(trip, page, HAND[:13], HAND[13], INDICATOR)
     shot(page, f"{size}-hand-1-entered")
     height = settle_and_record(trip, page)
@@ -211,7 +193,7 @@ def test_a_round_entered_by_hand_settles_and_is_recorded(server: str, browser: o
     if size == "phone":
         assert height <= 2 * trip.viewport_height, trip.summary()
         assert trip.scroll_count <= 4, trip.summary()
-    ctx.close()
+    page.context.close()
 
 
 def seat_photo(path: Path, codes: list[str]) -> Path:
@@ -231,12 +213,7 @@ def seat_photo(path: Path, codes: list[str]) -> Path:
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_another_seats_jing_from_a_photo_counts_in_the_settlement(server: str, browser: object, size: str,
                                                                    tmp_path: Path) -> None:
-    ctx = browser.new_context(**(PHONE if size == "phone" else DESKTOP))  # type: ignore[attr-defined]
-    page = ctx.new_page()
-    page.set_default_timeout(30000)
-    trip = Journey(page, touch=size == "phone")
-    page.goto(server)
-    page.get_by_role("heading", name="算分").wait_for()
+    page, trip = open_score_page(browser, server, size)
     enter_by_hand(trip, page, HAND[:13], HAND[13], INDICATOR)
     trip.tap(page.locator('.st-key-others_jing summary'), "其他人的精", rerun=False)
     # 南 lays out its tiles: 九万 ×2 are 正精 and 一万 is 副精 for the flipped 九万
@@ -252,4 +229,4 @@ def test_another_seats_jing_from_a_photo_counts_in_the_settlement(server: str, b
     jing = table.locator("tr", has_text="精").first.inner_text().split()
     shot(page, f"{size}-seat-2-settled")
     assert jing[0] == "精" and int(jing[2]) > 0, jing  # 南 (2nd seat column) is paid for its 精
-    ctx.close()
+    page.context.close()

@@ -3,25 +3,18 @@ asks nothing of any host but the app's own — no fonts, scripts, pictures or te
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
-from tests.e2e.helpers import app_server, wait_for_rerun
+from tests.e2e.helpers import wait_for_rerun
 from tests.e2e.journey import PHONE
 from tests.e2e.test_phone_journeys import glare_photo
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 LOCAL = {"127.0.0.1", "localhost", ""}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with app_server(tmp_path_factory.mktemp("ledger")) as url:
-        yield url
 
 
 def test_every_page_asks_only_the_app_itself(server: str, browser: object, tmp_path: Path) -> None:

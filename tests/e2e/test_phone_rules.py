@@ -4,13 +4,11 @@ entered by taps on 算分 settles, and the page shows 南昌's totals."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from scoring import RoundError, settle
-from tests.e2e.helpers import app_server, choose
-from tests.e2e.journey import DESKTOP, PHONE, Journey
+from tests.e2e.helpers import choose
+from tests.e2e.journey import open_score_page
 from tests.e2e.test_phone_journeys import enter_by_hand, settled, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -26,23 +24,12 @@ def round_doc(rules: str) -> dict:
             "win": {"seat": "S", "tile": WIN, "from": "W"}}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with app_server(tmp_path_factory.mktemp("ledger")) as url:
-        yield url
-
-
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_after_choosing_nanchang_the_settlement_is_nanchangs(server: str, browser: object, size: str) -> None:
     with pytest.raises(RoundError):
         settle(round_doc("xingguo"))  # 兴国: no 有精平胡 on a discard
     want = settle(round_doc("nanchang")).to_dict()["total"]
-    ctx = browser.new_context(**(PHONE if size == "phone" else DESKTOP))  # type: ignore[attr-defined]
-    page = ctx.new_page()
-    page.set_default_timeout(30000)
-    trip = Journey(page, touch=size == "phone")
-    page.goto(server)
-    page.get_by_role("heading", name="算分").wait_for()
+    page, trip = open_score_page(browser, server, size)
     if size == "phone":
         trip.tap(page.locator(".st-key-page_bar a", has_text="规则"), "规则 in the page bar")
     else:
@@ -67,4 +54,4 @@ def test_after_choosing_nanchang_the_settlement_is_nanchangs(server: str, browse
     total = table.locator("tr", has_text="合计").first.inner_text().split()
     shot(page, f"{size}-rules-2-settled")
     assert [int(x.replace("−", "-")) for x in total[1:5]] == [want[s] for s in "ESWN"], total
-    ctx.close()
+    page.context.close()
