@@ -15,6 +15,7 @@ ledger (corrupt, foreign SQLite, any other file) raises `LedgerError` and is nev
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -160,6 +161,20 @@ class TableInfo:
     options: dict[str, Any]
     unit: int
     created: str
+
+
+@dataclass(frozen=True)
+class RemovedRound:
+    """A deleted round's row exactly as it was stored, kept by the page so that the deletion can be undone."""
+
+    table_id: int
+    seq: int
+    dealer: str
+    round_doc: str
+    settlement: str
+    total: str
+    created: str
+    edited: str | None
 
 
 @dataclass(frozen=True)
@@ -450,28 +465,49 @@ class Ledger:
             if cur.rowcount != 1:
                 raise LedgerError(f"没有编号为 {round_id} 的一局", f"no round {round_id}")
 
-    def delete_round(self, round_id: int) -> None:
-        """Undo a round (any of them); the later rounds move up and their totals are recomputed."""
+    def delete_round(self, round_id: int) -> RemovedRound:
+        """Undo a round (any of them); the later rounds move up and their totals are recomputed. Returns the
+        removed row as it was, so that `restore_round` can put it back."""
         with self._tx() as c:
-            row = c.execute("SELECT table_id, seq FROM rounds WHERE id = ?", (round_id,)).fetchone()
+            row = c.execute(
+                "SELECT table_id, seq, dealer, round_doc, settlement, total, created, edited FROM rounds WHERE id = ?",
+                (round_id,),
+            ).fetchone()
             if row is None:
                 raise LedgerError(f"没有编号为 {round_id} 的一局", f"no round {round_id}")
+            removed = RemovedRound(*tuple(row))  # the SELECT names the fields in order
             c.execute("DELETE FROM rounds WHERE id = ?", (round_id,))
             later = c.execute(
                 "SELECT id FROM rounds WHERE table_id = ? AND seq > ? ORDER BY seq", (row["table_id"], row["seq"])
             ).fetchall()
             for r in later:
                 c.execute("UPDATE rounds SET seq = seq - 1 WHERE id = ?", (r["id"],))
+        return removed
 
-    def undo_last(self, table_id: int) -> bool:
-        """Remove the table's latest round; False when there is none."""
+    def restore_round(self, removed: RemovedRound) -> int:
+        """Put a deleted round back where it was (撤销删除): the rounds after it move down one; returns its new id."""
+        self.table(removed.table_id)
+        with self._tx() as c:
+            later = c.execute(  # last first, so that (table, seq) stays unique at every step
+                "SELECT id FROM rounds WHERE table_id = ? AND seq >= ? ORDER BY seq DESC", (removed.table_id, removed.seq)
+            ).fetchall()
+            for r in later:
+                c.execute("UPDATE rounds SET seq = seq + 1 WHERE id = ?", (r["id"],))
+            cur = c.execute(
+                "INSERT INTO rounds (table_id, seq, dealer, round_doc, settlement, total, created, edited) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                dataclasses.astuple(removed),
+            )
+        return int(cur.lastrowid or 0)
+
+    def undo_last(self, table_id: int) -> RemovedRound | None:
+        """Remove the table's latest round and return it (for 撤销删除); None when there is none."""
         row = self._conn.execute(
             "SELECT id FROM rounds WHERE table_id = ? ORDER BY seq DESC LIMIT 1", (table_id,)
         ).fetchone()
         if row is None:
-            return False
-        self.delete_round(int(row["id"]))
-        return True
+            return None
+        return self.delete_round(int(row["id"]))
 
     def rounds(self, table_id: int) -> list[RoundRecord]:
         """The table's readable rounds in order, each with the running totals after it (damaged ones skipped)."""

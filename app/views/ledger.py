@@ -120,7 +120,7 @@ def edit_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> No
         pick = st.selectbox(
             tr("pick_round"),
             [r.id for r in rounds],
-            format_func=lambda i: f"#{next(r.seq for r in rounds if r.id == i)}",
+            format_func=lambda i: next((f"#{r.seq}" for r in rounds if r.id == i), "—"),  # a deleted id: "—"
             key="edit_pick",
         )
         rec = next(r for r in rounds if r.id == pick)
@@ -157,6 +157,28 @@ def edit_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> No
     confirm_part(("undo", table.id), tr("confirm_undo", seq=rounds[-1].seq), lambda: ledger.undo_last(table.id))
 
 
+REMOVED_KEY = "ledger_removed"
+
+
+def restore_part(ledger: Ledger, table: TableInfo) -> None:
+    """After a deletion: 已删除第 N 局 with 撤销删除, which puts the round back where it was."""
+    ss = st.session_state
+    removed = ss.get(REMOVED_KEY)
+    if removed is None or removed.table_id != table.id:
+        return
+    c1, c2 = st.columns([3, 1], vertical_alignment="center")
+    c1.info(tr("deleted_round", seq=removed.seq))
+    if c2.button(tr("restore_round"), key="restore_round"):
+        ss.pop(REMOVED_KEY, None)
+        try:
+            ledger.restore_round(removed)
+        except LedgerError as exc:
+            st.error(exc.zh if lang() == "zh" else exc.en)
+            return
+        st.toast(tr("restored_round", seq=removed.seq), icon="↩️")
+        st.rerun()
+
+
 def confirm_part(what: tuple[str, int], question: str, act: Any) -> None:
     """Ask before a round is thrown away: 确定 does `act`, 取消 forgets the question."""
     ss = st.session_state
@@ -166,8 +188,10 @@ def confirm_part(what: tuple[str, int], question: str, act: Any) -> None:
     c1, c2 = st.columns(2)
     if c1.button(tr("confirm_yes"), key=f"confirm_yes_{what[0]}", type="primary"):
         ss.pop("ledger_confirm", None)
-        act()
-        ss["ledger_msg"] = tr("deleted")
+        removed = act()
+        if removed is not None:  # kept so that 撤销删除 can put it back
+            ss[REMOVED_KEY] = removed
+        st.toast(tr("deleted"), icon="🗑️")
         st.rerun()
     if c2.button(tr("cancel"), key=f"confirm_no_{what[0]}"):
         ss.pop("ledger_confirm", None)
@@ -230,6 +254,7 @@ def render() -> None:
                    f"round {bad.seq} is damaged and skipped: {bad.reason_en}")
     totals_part(ledger, table, rounds)
     st.subheader(tr("rounds"))
+    restore_part(ledger, table)
     if not rounds:
         st.info(tr("no_rounds"))
     else:

@@ -88,6 +88,17 @@ def test_undoing_a_middle_round_renumbers_and_recomputes(ledger: Ledger) -> None
     assert len(ledger.rounds(tid)) == 1
 
 
+def test_a_deleted_middle_round_is_restored_in_its_place_with_its_totals(ledger: Ledger) -> None:
+    tid = ledger.create_table("t", PLAYERS)
+    ids = [ledger.add_round(tid, {"dealer": "E"}, win_by(s, n)) for s, n in (("E", 1), ("S", 2), ("W", 3))]
+    before = [(r.seq, r.winner, r.running) for r in ledger.rounds(tid)]
+    removed = ledger.delete_round(ids[1])
+    assert [r.winner for r in ledger.rounds(tid)] == ["E", "W"]
+    ledger.restore_round(removed)
+    assert [(r.seq, r.winner, r.running) for r in ledger.rounds(tid)] == before
+    assert ledger.undo_last(ledger.create_table("empty", PLAYERS)) is None
+
+
 def test_a_round_that_does_not_sum_to_zero_is_refused(ledger: Ledger) -> None:
     tid = ledger.create_table("t", PLAYERS)
     with pytest.raises(LedgerError) as err:

@@ -112,3 +112,29 @@ def test_an_unknown_jing_claim_is_said_without_field_names() -> None:
 
     (warning,) = scoring.settle(a_round()).warnings
     assert "无法判断包精" in warning and "claimed_from" not in warning
+
+
+def test_a_deleted_round_can_be_put_back_where_it_was(data_dir: Path) -> None:  # noqa: F811
+    """Issue 21: undo after deleting — 撤销删除 restores the round in its place with the same totals."""
+    _, ids = seed(data_dir)
+    at = ledger_page(data_dir)
+    before, seqs = totals(at), list(at.dataframe[0].value["局"])
+    at.selectbox(key="edit_pick").set_value(ids[0]).run()
+    at.button(key="edit_delete").click().run()
+    at.button(key="confirm_yes_delete").click().run()
+    assert list(at.dataframe[0].value["局"]) == [1] and totals(at) != before
+    assert "已删除第 1 局" in "\n".join(str(i.value) for i in at.info)
+    at.button(key="restore_round").click().run()
+    assert totals(at) == before and list(at.dataframe[0].value["局"]) == seqs
+    assert not [b for b in at.button if b.key == "restore_round"]  # offered once
+
+
+def test_undoing_the_last_round_can_be_undone_too(data_dir: Path) -> None:  # noqa: F811
+    seed(data_dir)
+    at = ledger_page(data_dir)
+    before = totals(at)
+    at.button(key="undo_last").click().run()
+    at.button(key="confirm_yes_undo").click().run()
+    assert totals(at) != before
+    at.button(key="restore_round").click().run()
+    assert totals(at) == before
