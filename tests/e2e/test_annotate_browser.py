@@ -180,11 +180,15 @@ def test_new_dataset_takes_the_uploads_and_switching_photos_keeps_each_review_ma
     page.get_by_role("heading", name="标注").wait_for()
     wait_for_rerun(page, TIMEOUT_MS)
 
+    new_name = ".st-key-ann_new_name input"
     for name in ("spare", "second"):  # the second 创建 in a row went back to the first dataset (issue 21)
-        page.locator(".st-key-ann_new_name input").fill(name)
+        page.locator(new_name).fill(name)
+        # the form clears its box after a submit: type only once the box holds what was typed
+        page.wait_for_function("([sel, v]) => document.querySelector(sel)?.value === v", arg=[new_name, name])
         page.get_by_role("button", name="创建").click()
         settle(page)
         picker_shows(page, "ann_pick_dataset", name)
+        page.wait_for_function("(sel) => document.querySelector(sel)?.value === ''", arg=new_name)
 
     uploader_speaks_chinese(page)
     a = plain_photo(tmp_path, "photo-a.png", (40, 110, 70))
