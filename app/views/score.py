@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,22 +96,6 @@ def low_confidence_tiles(detections: list[Any]) -> list[str]:
     """The uncertain tiles, left to right, as '五筒?0.32' so the player checks them first."""
     low = sorted((d for d in detections if d.conf < LOW_CONFIDENCE), key=lambda d: d.cx)
     return [f"{tile_label(d.tile) if d.tile in ALL_CODES else '背'}?{d.conf:.2f}" for d in low]
-
-
-def draw_boxes(data: bytes, detections: list[Any]) -> Any:
-    """The photo with each box labelled; low-confidence boxes in red."""
-    from PIL import Image, ImageDraw
-
-    img = Image.open(io.BytesIO(data)).convert("RGB")
-    img.thumbnail((1600, 1600))
-    scale = img.width / max(1, Image.open(io.BytesIO(data)).width)
-    draw = ImageDraw.Draw(img)
-    for d in detections:
-        x1, y1, x2, y2 = (v * scale for v in d.box)
-        colour = "red" if d.conf < LOW_CONFIDENCE else "lime"
-        draw.rectangle((x1, y1, x2, y2), outline=colour, width=3)
-        draw.text((x1 + 2, max(0, y1 - 12)), f"{d.tile} {d.conf:.2f}", fill=colour)
-    return img
 
 
 # ----------------------------------------------------------------------------- state

@@ -1,17 +1,13 @@
-"""The photo side of 算分: detections become a proposed hand, boxes are drawn, uncertain tiles flagged."""
+"""The photo side of 算分: detections become a proposed hand, uncertain tiles flagged."""
 
 from __future__ import annotations
 
 import importlib.util
-import io
-
-from PIL import Image
 
 from app.ledger import TableInfo
 from app.score_logic import LOW_CONFIDENCE, WINNER, RoundDraft, apply_reading, build_round
 from app.views.score import (
     PhotoReading,
-    draw_boxes,
     low_confidence_tiles,
     proposed_hand,
     read_photo,
@@ -36,15 +32,6 @@ def test_face_up_tiles_left_to_right_make_the_proposed_hand() -> None:
 def test_uncertain_tiles_are_listed_for_checking() -> None:
     assert low_confidence_tiles(DETS) == ["二万?0.30"]
     assert all(d.conf >= LOW_CONFIDENCE for d in DETS if d.tile != "2m")
-
-
-def test_boxes_are_drawn_on_the_photo_and_low_confidence_in_red() -> None:
-    buf = io.BytesIO()
-    Image.new("RGB", (400, 100), "white").save(buf, "PNG")
-    img = draw_boxes(buf.getvalue(), DETS)
-    assert img.size == (400, 100)
-    assert img.getpixel((100, 35)) == (255, 0, 0)  # left edge of the uncertain 二万 box
-    assert img.getpixel((10, 35)) == (0, 255, 0)
 
 
 def test_an_unreadable_photo_is_a_message_not_a_crash() -> None:
