@@ -92,12 +92,6 @@ def photo_guide(language: str = "zh", path: Path = GUIDE_PATH) -> str:
     return (en if language == "en" and en.strip() else zh).strip()
 
 
-def low_confidence_tiles(detections: list[Any]) -> list[str]:
-    """The uncertain tiles, left to right, as '五筒?0.32' so the player checks them first."""
-    low = sorted((d for d in detections if d.conf < LOW_CONFIDENCE), key=lambda d: d.cx)
-    return [f"{tile_label(d.tile) if d.tile in ALL_CODES else '背'}?{d.conf:.2f}" for d in low]
-
-
 # ----------------------------------------------------------------------------- state
 
 
@@ -123,10 +117,6 @@ def entries() -> dict[str, Any]:
     """The widgets' values of the round (winner, winning tile, 翻精, …) as a plain dict."""
     ss = st.session_state
     return {key: ss[key] for key in logic.ENTRY_KEYS if key in ss}
-
-
-def show_error(exc: JingsuanError) -> None:
-    st.error(logic.error_text(exc, lang()))
 
 
 # ----------------------------------------------------------------------------- page parts
@@ -172,17 +162,6 @@ def questions_part(d: RoundDraft) -> None:
         c1, c2 = st.columns([5, 1])
         c1.warning(q["zh"] if lang() == "zh" else q["en"])
         c2.button(tr("question_done"), key=f"question_done_{i}", on_click=d.dismissed.add, args=(str(i),))
-
-
-PALETTE_CSS = """
-<style>
-.st-key-palette [data-testid="stHorizontalBlock"], .st-key-handrow [data-testid="stHorizontalBlock"] {
-  flex-wrap: wrap; flex-direction: row; gap: 0.2rem; }
-.st-key-palette [data-testid="stColumn"], .st-key-handrow [data-testid="stColumn"] {
-  min-width: 3.2rem; width: auto; flex: 0 0 auto; }
-.st-key-palette button, .st-key-handrow button { padding: 0.2rem 0.35rem; min-height: 2.2rem; }
-</style>
-"""
 
 
 def hand_part(d: RoundDraft) -> None:

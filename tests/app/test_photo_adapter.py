@@ -1,14 +1,13 @@
-"""The photo side of 算分: detections become a proposed hand, uncertain tiles flagged."""
+"""The photo side of 算分: detections become a proposed hand."""
 
 from __future__ import annotations
 
 import importlib.util
 
 from app.ledger import TableInfo
-from app.score_logic import LOW_CONFIDENCE, WINNER, RoundDraft, apply_reading, build_round
+from app.score_logic import WINNER, RoundDraft, apply_reading, build_round
 from app.views.score import (
     PhotoReading,
-    low_confidence_tiles,
     proposed_hand,
     read_photo,
 )
@@ -27,11 +26,6 @@ def test_face_up_tiles_left_to_right_make_the_proposed_hand() -> None:
         assert proposed_hand(DETS) == ["1m", "2m", "3m"]  # backs are left out
     else:
         assert set(proposed_hand(DETS)) <= {"1m", "2m", "3m"}
-
-
-def test_uncertain_tiles_are_listed_for_checking() -> None:
-    assert low_confidence_tiles(DETS) == ["二万?0.30"]
-    assert all(d.conf >= LOW_CONFIDENCE for d in DETS if d.tile != "2m")
 
 
 def test_an_unreadable_photo_is_a_message_not_a_crash() -> None:
