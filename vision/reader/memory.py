@@ -98,7 +98,7 @@ class TileMemory:
 
     def count(self, table: str) -> int:
         """How many corrected crops the table has taught."""
-        return len(self._tables.get(table, ())) if table in self._tables else 0
+        return len(self._tables.get(table, ()))
 
     def add(self, table: str, embeddings: np.ndarray, tiles: Sequence[str]) -> int:
         """Remember corrected crops (one embedding row per tile) under `table`; returns the table's count."""
@@ -136,11 +136,7 @@ class TileMemory:
     def export_table(self, table: str, path: str | Path) -> Path:
         """Write one table's memory as ``.npz`` (e.g. beside a dataset export)."""
         m = self._tables.get(table) or TableMemory(np.zeros((0, 0), np.float32), [])
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, tables=np.array([table] * len(m)), tiles=np.array(m.tiles, dtype=str),
-                            embeddings=m.embeddings, model=np.array(self.model), max_distance=np.array(self.max_distance))
-        return path
+        return self._write(path, [table] * len(m), m.tiles, m.embeddings)
 
     def import_file(self, path: str | Path, table: str | None = None) -> int:
         """Add the crops of a memory file (every table in it, or all of them under `table`); returns how many.
@@ -160,10 +156,14 @@ class TileMemory:
         names = [t for t in self.tables() for _ in range(self.count(t))]
         tiles = [c for t in self.tables() for c in self._tables[t].tiles]
         emb = np.concatenate([self._tables[t].embeddings for t in self.tables()]) if names else np.zeros((0, 0), np.float32)
+        return self._write(path, names, tiles, emb)
+
+    def _write(self, path: str | Path, names: Sequence[str], tiles: Sequence[str], embeddings: np.ndarray) -> Path:
+        """Write rows (table, tile, embedding) with this memory's model and distance as ``.npz``, all at once."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(tmp, tables=np.array(names, dtype=str), tiles=np.array(tiles, dtype=str), embeddings=emb,
+        np.savez_compressed(tmp, tables=np.array(names, dtype=str), tiles=np.array(tiles, dtype=str), embeddings=embeddings,
                             model=np.array(self.model), max_distance=np.array(self.max_distance))
         tmp.replace(path)
         return path
