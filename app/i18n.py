@@ -7,7 +7,6 @@ from typing import Any
 LANGS: tuple[str, ...] = ("zh", "en")
 
 STRINGS: dict[str, tuple[str, str]] = {
-    "app_title": ("精算 · 冲关麻将算分", "Jingsuan · Chongguan mahjong scorer"),
     "page_score": ("算分", "Score"),
     "page_ledger": ("牌局", "Ledger"),
     "page_rules": ("规则", "Rules"),
@@ -21,9 +20,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "new_table": ("新牌桌", "New table"),
     "table_name": ("牌桌名称", "Table name"),
     "create": ("创建", "Create"),
-    "access_needed": ("请输入本桌的访问码（见主机上的二维码链接）", "Enter the table's access code (in the QR link)"),
-    "access_code": ("访问码", "Access code"),
-    "access_wrong": ("访问码不对", "Wrong access code"),
     "photo": ("拍照或上传照片", "Take or upload a photo"),
     "camera": ("用相机拍照", "Use the camera"),
     "photo_guide": ("怎样摆牌拍照", "How to lay out and shoot a hand"),
@@ -37,12 +33,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "detected": ("识别出 {n} 张牌，{low} 张把握不大（红框），请核对。", "{n} tiles found, {low} uncertain (red)."),
     "hand": ("胡牌者的手牌（不含胡的那张）", "Winner's concealed tiles (without the winning tile)"),
-    "hand_hint": (
-        "点一张牌选中它，再点下面的牌面就换成那张；不选中时点牌面是添加。",
-        "Tap a tile to select it, then a palette tile replaces it; otherwise the palette adds.",
-    ),
-    "palette": ("牌面", "Palette"),
-    "remove": ("删除选中的牌", "Remove selected tile"),
     "clear": ("清空手牌", "Clear hand"),
     "tile_count": ("手牌 {n} 张 + 副露 {m} 组", "{n} concealed tiles + {m} melds"),
     "melds": ("副露与杠", "Melds and kongs"),
@@ -79,7 +69,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "refused_round": ("这一局无法结算：{msg}", "This round cannot be settled: {msg}"),
     "false_win": ("按诈胡处理（{seat} 诈胡）", "Settle as a false win (诈胡) by {seat}"),
     "settlement": ("结算结果", "Settlement"),
-    "component": ("项目", "Component"),
     "total": ("合计", "Total"),
     "payments": ("谁付给谁", "Who pays whom"),
     "pays": ("{a} 付给 {b} {n} 子（{why}）", "{a} pays {b} {n} ({why})"),
@@ -124,7 +113,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "options": ("选项", "Options"),
     "rules_saved": ("本桌规则已保存。", "Rules saved for this table."),
     "bad_json": ("JSON 格式不对：{msg}", "Bad JSON: {msg}"),
-    "bad_tiles": ("牌写得不对：{msg}", "Bad tiles: {msg}"),
     "ann_dataset": ("数据集", "Dataset"),
     "ann_new_dataset": ("新建数据集（名称只用字母、数字、_ . -）", "New dataset (letters, digits, _ . -)"),
     "ann_upload": ("上传一张或多张照片", "Upload one or more photos"),

@@ -25,11 +25,6 @@ from app.widgets.nav import page_bar  # noqa: E402
 from app.widgets.phone import compact_on_phone  # noqa: E402
 
 
-def access_granted() -> bool:
-    """Always True: on the LAN the gate (app/gate.py) lets no request reach this script without the code."""
-    return True
-
-
 def sidebar() -> None:
     """Language switch, table picker (and a new table), the data folder."""
     with st.sidebar:
@@ -78,8 +73,6 @@ def main() -> None:
     st.set_page_config(page_title="精算", page_icon="🀄", layout="centered")
     st.session_state.setdefault("lang", "zh")
     st.session_state.setdefault("https", os.environ.get("JINGSUAN_HTTPS") == "1")
-    if not access_granted():
-        return
     sidebar()
     if style := uploader_style(st.session_state["lang"], int(st.get_option("server.maxUploadSize"))):
         st.html(style)  # the file uploaders' English in Chinese (Streamlit has no locale)
