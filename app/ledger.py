@@ -511,13 +511,14 @@ class Ledger:
 
     def rounds(self, table_id: int) -> list[RoundRecord]:
         """The table's readable rounds in order, each with the running totals after it (damaged ones skipped)."""
-        return self._read_rounds(table_id)[0]
+        return self.read_rounds(table_id)[0]
 
     def damaged_rounds(self, table_id: int) -> list[DamagedRound]:
         """The table's rounds that cannot be read back, with the reason (the 牌局 page lists them)."""
-        return self._read_rounds(table_id)[1]
+        return self.read_rounds(table_id)[1]
 
-    def _read_rounds(self, table_id: int) -> tuple[list[RoundRecord], list[DamagedRound]]:
+    def read_rounds(self, table_id: int) -> tuple[list[RoundRecord], list[DamagedRound]]:
+        """The table's readable rounds and its damaged ones, from one read of its rows."""
         with self._lock:
             rows = self._conn.execute("SELECT * FROM rounds WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
         running = {s: 0 for s in SEATS}

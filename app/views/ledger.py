@@ -248,8 +248,8 @@ def render() -> None:
     if st.session_state.get("ledger_msg"):
         st.success(st.session_state.pop("ledger_msg"))
     players_part(ledger, table)
-    rounds = ledger.rounds(table.id)
-    for bad in ledger.damaged_rounds(table.id):  # unreadable rows are skipped, never fatal
+    rounds, damaged = ledger.read_rounds(table.id)  # one read of the rows for both
+    for bad in damaged:  # unreadable rows are skipped, never fatal
         st.warning(f"第 {bad.seq} 局已损坏，已跳过：{bad.reason_zh}" if lang() == "zh" else
                    f"round {bad.seq} is damaged and skipped: {bad.reason_en}")
     totals_part(ledger, table, rounds)
