@@ -41,11 +41,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.unseen_shoots import DEFAULT_SOURCE  # noqa: E402
 from scoring import settle  # noqa: E402
 from scoring.errors import JingsuanError  # noqa: E402
 from scoring.tiles import format_tiles, parse_tiles  # noqa: E402
 
-DEFAULT_SOURCE = ROOT.parent / "shared" / "data" / "chinese-mahjong-detection-v4"
 SPLITS = ("tuning", "held-out")
 PARTS = ("indicator", "win", "hand", "melds")
 #: The least crops and tile kinds a shoot needs to give photos of its own.
@@ -106,21 +106,16 @@ def wrong_parts(truth: dict[str, Any], read: dict[str, Any]) -> list[str]:
     return out
 
 
-def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
-    return ix * iy / union if union > 0 else 0.0
-
-
 def failure_kind(boxes: list[tuple[tuple[float, ...], str]], part: dict[str, Any]) -> str:
     """Why a photo was read wrong, from the boxes its reading used (`jing_marks`): a tile missed, a box
     too many, a tile misread (after the legal-round decoding), or every tile right and the layout wrong."""
+    from vision.reader.boxes import box_iou
+
     used_boxes = [(tuple(m["box"]), m["tile"]) for m in part["jing_marks"]]
     used: set[int] = set()
     missed = misread = 0
     for box, code in boxes:
-        best = max(((i, _iou(box, b)) for i, (b, _) in enumerate(used_boxes) if i not in used), key=lambda x: x[1],
+        best = max(((i, box_iou(box, b)) for i, (b, _) in enumerate(used_boxes) if i not in used), key=lambda x: x[1],
                    default=(None, 0.0))
         if best[0] is None or best[1] < 0.4:
             missed += 1
