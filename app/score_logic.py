@@ -21,6 +21,7 @@ from scoring.tiles import format_tiles, jing_of, parse_tiles, tile
 DRAFT_KEY = "score"
 #: Seat of a meld read from the photo: the winner's, whoever that is (chosen later on the page).
 WINNER = "winner"
+#: Below this detector confidence a tile is uncertain: counted, outlined in red, asked about.
 LOW_CONFIDENCE = 0.5
 MELD_TYPES: dict[str, str] = {"chi": "吃", "peng": "碰", "gang": "明杠", "angang": "暗杠", "bugang": "补杠"}
 MELD_TYPES_EN: dict[str, str] = {"chi": "chow", "peng": "pung", "gang": "kong", "angang": "concealed kong", "bugang": "added kong"}

@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.score_logic import LOW_CONFIDENCE
 from scoring.errors import JingsuanError
 from scoring.tiles import BACK_CODE, CODES, jing_of, tile
 
-LOW_CONFIDENCE = 0.5
 COPIES = 4
 
 

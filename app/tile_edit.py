@@ -14,10 +14,10 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.score_logic import LOW_CONFIDENCE
 from scoring.tiles import BACK_CODE, format_tiles, parse_tiles
 
 HAND, WIN, INDICATOR, MELD = "hand", "win", "indicator", "meld"
-LOW_CONFIDENCE = 0.5
 FULL_HAND = 14
 
 

@@ -18,7 +18,7 @@ from app import tile_edit as edit
 from app.i18n import t as translate
 from app.tile_edit import HAND, INDICATOR, WIN, Slot
 from app.widgets.tiles import PhotoBox, face_variables_css, inject_css, palette, photo_boxes, tile_row
-from scoring.tiles import BACK_CODE, tile
+from scoring.tiles import BACK_CODE, CODES
 
 PICK_KEY = "tile_pick"
 ADD = Slot("add")
@@ -141,7 +141,7 @@ def chooser_part(draft: Any, entries: MutableMapping[str, Any], pick: Slot | Non
     """The picked tile's tools, the reader's other guesses for it, and the palette."""
     tools_part(draft, entries, pick, lang, label, touched)
     alternatives = [c for c, _ in getattr(detections[slots.index(pick)], "alternatives", ())
-                    if c in _CODES and c != edit.code_at(pick, draft.hand, entries, draft.melds)] \
+                    if c in CODES and c != edit.code_at(pick, draft.hand, entries, draft.melds)] \
         if pick is not None and pick in slots else []
 
     def put(code: str) -> None:
@@ -195,7 +195,7 @@ def tools_part(draft: Any, entries: MutableMapping[str, Any], pick: Slot | None,
         if pick.kind == HAND:
             st.button(say("set_win", lang), key="tile_set_win",
                       on_click=do, args=(lambda: edit.set_win(pick, draft.hand, entries),))
-        if pick.kind in (HAND, "meld") and code and code in _CODES:
+        if pick.kind in (HAND, "meld") and code and code in CODES:
             st.button(say("set_ind", lang), key="tile_set_ind",
                       on_click=do, args=(lambda: edit.set_indicator(pick, draft.hand, entries, draft.melds,
                                                                     winner_melds(draft.melds, entries)),))
@@ -203,5 +203,3 @@ def tools_part(draft: Any, entries: MutableMapping[str, Any], pick: Slot | None,
             st.button(say("delete", lang), key="remove_sel", on_click=do, args=(delete,))
         st.button(say("done", lang), key="tile_done", on_click=set_pick, args=(None,))
 
-
-_CODES = {tile(i).code for i in range(34)}
