@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.i18n import t as translate
 from vision.datasets.store import LabeledBox
 
 ZOOMS: tuple[int, ...] = (1, 2, 3, 4)
@@ -24,8 +25,9 @@ TEXT: dict[str, tuple[str, str]] = {
 
 def say(key: str, lang: str) -> str:
     """A control's word in the page's language."""
-    zh, en = TEXT[key]
-    return en if lang == "en" else zh
+    return translate(key, lang, strings=TEXT)
+
+
 #: Room the page leaves beside the canvas on a narrow screen (Streamlit's padding), CSS pixels.
 SIDE_PADDING = 32
 MAX_CANVAS_WIDTH = 700
