@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.reader.boxes import nms
 from vision.reader.detection import CLASS_NAMES, Detection
-from vision.reader.image import DetectorError, boxes_to_image, letterbox, load_image
+from vision.reader.image import DetectorError, boxes_to_image, letterbox_blob, load_image
 from vision.reader.session import CLASSIFIER_FILE, DETECTOR_FILE, models_dir, open_session, shipped_models_dir
 
 #: The shipped models (what benches and training compare against); reading uses `models_dir()`.
@@ -142,8 +142,7 @@ class TileDetector:
     def find_boxes(self, rgb: np.ndarray, conf: float = CONF_THRESHOLD, iou: float = IOU_THRESHOLD,
                    max_det: int = MAX_DETECTIONS, agnostic_score: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The YOLO stage alone on an RGB array: (boxes in the photo's pixels, scores, class ids), after NMS."""
-        canvas, geo = letterbox(rgb, self.imgsz)
-        blob = canvas.astype(np.float32).transpose(2, 0, 1)[None] / 255.0
+        blob, geo = letterbox_blob(rgb, self.imgsz)
         output = self.session.run(None, {self.input_name: blob})[0]
         boxes, scores, cls_ids = decode_yolo_output(output, conf, len(self.names), agnostic_score=agnostic_score)
         keep = nms(boxes, scores, iou)[:max_det]

@@ -147,6 +147,12 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
     return canvas, Letterbox(geo.scale, float(left), float(top), w, h)
 
 
+def letterbox_blob(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
+    """`image` as the detector's input (1 × 3 × size × size float32 in 0–1, letterboxed) and its geometry."""
+    canvas, geo = letterbox(image, size)
+    return canvas.astype(np.float32).transpose(2, 0, 1)[None] / 255.0, geo
+
+
 def boxes_to_image(boxes: np.ndarray, geo: Letterbox) -> np.ndarray:
     """Map N×4 x1,y1,x2,y2 boxes from model-input pixels back to the original image, clipped."""
     out = np.asarray(boxes, dtype=np.float64).copy().reshape(-1, 4)

@@ -41,11 +41,10 @@ def float_head_nodes(onnx_path: str | Path, keep_last_convs_float: bool = True) 
 
 def letterboxed_blobs(photos: Sequence[str | Path], size: int) -> Iterator[np.ndarray]:
     """Each photo as the detector's input blob (1 × 3 × size × size float32 in 0–1)."""
-    from vision.reader.image import letterbox, load_image
+    from vision.reader.image import letterbox_blob, load_image
 
     for photo in photos:
-        canvas, _ = letterbox(load_image(photo), size)
-        yield canvas.astype(np.float32).transpose(2, 0, 1)[None] / 255.0
+        yield letterbox_blob(load_image(photo), size)[0]
 
 
 class _PhotoReader:
