@@ -94,10 +94,10 @@ def excel_csv(text: str) -> bytes:
     return ("\ufeff" + text.removeprefix("\ufeff")).encode("utf-8")
 
 
-def totals_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> None:
+def totals_part(table: TableInfo, rounds: list[RoundRecord]) -> None:
     import pandas as pd
 
-    totals = ledger.totals(table.id)
+    totals = dict(rounds[-1].running) if rounds else {s: 0 for s in SEATS}  # the rows render already read
     st.subheader(tr("totals"))
     cols = st.columns(4)
     for c, s in zip(cols, SEATS):
@@ -252,7 +252,7 @@ def render() -> None:
     for bad in damaged:  # unreadable rows are skipped, never fatal
         st.warning(f"第 {bad.seq} 局已损坏，已跳过：{bad.reason_zh}" if lang() == "zh" else
                    f"round {bad.seq} is damaged and skipped: {bad.reason_en}")
-    totals_part(ledger, table, rounds)
+    totals_part(table, rounds)
     st.subheader(tr("rounds"))
     restore_part(ledger, table)
     if not rounds:
