@@ -329,7 +329,7 @@ def confirm(d: RoundDraft, ledger: Ledger, table: TableInfo) -> None:
             seq = ledger.round(d.editing_round).seq
         else:
             rid = ledger.add_round(table.id, d.result_doc, d.result)
-            seq = len(ledger.rounds(table.id))
+            seq = ledger.round(rid).seq  # its own number (a count would be short past a damaged row)
     except LedgerError as exc:
         d.refusal = logic.error_text(exc, lang())
         return
