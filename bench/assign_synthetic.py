@@ -143,13 +143,18 @@ def assigned_doc(a: Assignment) -> dict[str, Any] | None:
     """The assignment's round document (melds get the bench's seats), or None when it left a gap."""
     if a.win_tile is None or a.indicator is None or any(m.get("tiles") is None for m in a.melds):
         return None
-    melds = []
-    for m in a.melds:
+    return round_doc(a.indicator, format_tiles(parse_tiles(a.hand)), a.win_tile, seated_melds(a.melds))
+
+
+def seated_melds(melds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Read melds without their empty fields, each 吃 from CHI_FROM and 碰/明杠 from PENG_FROM."""
+    out = []
+    for m in melds:
         meld = {k: v for k, v in m.items() if v is not None}
         if m["type"] != "angang":
             meld["from"] = CHI_FROM if m["type"] == "chi" else PENG_FROM
-        melds.append(meld)
-    return round_doc(a.indicator, format_tiles(parse_tiles(a.hand)), a.win_tile, melds)
+        out.append(meld)
+    return out
 
 
 def settles_equal(truth: dict[str, Any], a: Assignment) -> bool:

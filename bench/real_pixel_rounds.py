@@ -41,6 +41,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.assign_synthetic import round_doc as synthetic_round_doc  # noqa: E402
+from bench.assign_synthetic import seated_melds  # noqa: E402
 from bench.unseen_shoots import DEFAULT_SOURCE  # noqa: E402
 from scoring import settle  # noqa: E402
 from scoring.errors import JingsuanError  # noqa: E402
@@ -65,17 +67,9 @@ class Tally:
 
 
 def round_doc(part: dict[str, Any]) -> dict[str, Any]:
-    """A full round around the winner's part: S self-draws, the other seats give `jing: {zheng: 0, fu: 1}`."""
-    players: dict[str, Any] = {s: {"jing": {"zheng": 0, "fu": 1}} for s in "ESWN"}
-    melds = []
-    for m in part["melds"]:
-        meld = {k: v for k, v in m.items() if v is not None}
-        if m["type"] != "angang":
-            meld["from"] = "E" if m["type"] == "chi" else "W"
-        melds.append(meld)
-    players["S"] = {"hand": part["hand"], "melds": melds}
-    return {"rules": "xingguo", "dealer": "E", "indicator": part["indicator"], "players": players,
-            "win": {"seat": "S", "tile": part["win"]["tile"], "from": "self"}}
+    """A full round around the winner's part: S self-draws, the other seats give `jing: {zheng: 0, fu: 1}`
+    (`bench.assign_synthetic.round_doc`)."""
+    return synthetic_round_doc(part["indicator"], part["hand"], part["win"]["tile"], seated_melds(part["melds"]))
 
 
 def settles_equal(truth: dict[str, Any], read: dict[str, Any]) -> bool:
