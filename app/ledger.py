@@ -686,10 +686,6 @@ def resettle(index: int, round_doc: Any) -> tuple[dict[str, Any], dict[str, Any]
         settlement = scoring.settle(round_doc).to_dict()
     except JingsuanError as exc:
         raise LedgerError(f"{where_zh}无法结算：{exc.zh}", f"{where_en} cannot be settled: {exc.en}") from exc
-    except (TypeError, KeyError, AttributeError, IndexError, ValueError, OverflowError, RecursionError) as exc:
-        raise LedgerError(
-            f"{where_zh}：牌局描述里有格式不对的字段", f"{where_en}: a malformed field ({type(exc).__name__})"
-        ) from exc
     total = check_zero_sum(settlement.get("total") or {})
     return {**round_doc, "dealer": round_doc.get("dealer", "E")}, settlement, total
 

@@ -12,7 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import scoring
 from app import cli
+from scoring.errors import JingsuanError
 from tests.fuzz.strategies import JSON, mutated
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,6 +49,18 @@ def run_settle(tmp: Path, text: str, capsys: pytest.CaptureFixture[str]) -> None
 @given(doc=mutated(EXAMPLE) | mutated(GB) | JSON)
 def test_malformed_round_documents(tmp_path: Path, capsys: pytest.CaptureFixture[str], doc: object) -> None:
     run_settle(tmp_path, json.dumps(doc), capsys)
+
+
+@FUZZ
+@given(doc=mutated(EXAMPLE) | mutated(GB))
+def test_settle_refuses_malformed_fields_with_a_message(doc: object) -> None:
+    """The library call itself (the app and the ledger use it, not the CLI) settles or refuses in words."""
+    try:
+        settlement = scoring.settle(doc)  # type: ignore[arg-type]
+    except JingsuanError as exc:
+        assert exc.zh and exc.en
+    else:
+        assert sum(settlement.to_dict()["total"].values()) == 0
 
 
 @FUZZ
