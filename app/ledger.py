@@ -536,6 +536,7 @@ class Ledger:
         return out, damaged
 
     def round(self, round_id: int) -> RoundRecord:
+        """One round; its `running` totals sum the rounds before it, so the table's rounds are read."""
         row = self._conn.execute("SELECT table_id FROM rounds WHERE id = ?", (round_id,)).fetchone()
         if row is None:
             raise LedgerError(f"没有编号为 {round_id} 的一局", f"no round {round_id}")
