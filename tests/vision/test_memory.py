@@ -159,3 +159,44 @@ def test_a_classifier_without_an_embedding_output_says_it_cannot_remember(tmp_pa
     with pytest.raises(TileMemoryError) as e:
         crop_embeddings(TileClassifier(tmp_path / "plain.onnx"), np.zeros((50, 50, 3), np.uint8), [(0, 0, 20, 30)])
     assert "不能记住" in e.value.zh
+
+
+def test_a_box_taught_again_replaces_what_it_taught_and_a_photo_can_be_taken_back(centres):
+    memory = TileMemory("cls.onnx")
+    memory.add("张家", cluster(centres["8p"], 2, 0.05, 1), ["1s", "8p"], sources=["a.jpg#0", "a.jpg#1"])
+    memory.add("张家", cluster(centres["8p"], 1, 0.05, 2), ["8p"], sources=["a.jpg#0"])  # the player fixed it again
+    assert memory.count("张家") == 2 and sorted(memory.taught("张家").tiles) == ["8p", "8p"]
+    memory.add("张家", cluster(centres["1s"], 1, 0.05, 3), ["1s"], sources=["b.jpg#0"])
+    assert memory.drop("张家", lambda s: s.startswith("a.jpg#")) == 2
+    assert memory.taught("张家").tiles == ["1s"] and memory.taught("张家").sources == ["b.jpg#0"]
+
+
+def test_sources_survive_save_and_a_file_without_them_still_loads(tmp_path, centres):
+    memory = TileMemory("cls.onnx")
+    memory.add("张家", cluster(centres["8p"], 1, 0.05, 1), ["8p"], sources=["a.jpg#3"])
+    assert TileMemory.load(memory.save(tmp_path / "m.npz"), "cls.onnx").taught("张家").sources == ["a.jpg#3"]
+    np.savez(tmp_path / "old.npz", tables=np.array(["张家"]), tiles=np.array(["8p"]),
+             embeddings=cluster(centres["8p"], 1, 0.05, 1), model=np.array("cls.onnx"))
+    assert TileMemory.load(tmp_path / "old.npz", "cls.onnx").count("张家") == 1
+
+
+def test_a_memory_file_whose_rows_disagree_is_refused_in_chinese(tmp_path, centres):
+    np.savez(tmp_path / "bad.npz", tables=np.array(["张家", "张家"]), tiles=np.array(["8p"]),
+             embeddings=cluster(centres["8p"], 1, 0.05, 1), model=np.array("cls.onnx"))
+    with pytest.raises(TileMemoryError) as e:
+        TileMemory.load(tmp_path / "bad.npz", "cls.onnx")
+    assert "纠错记忆" in e.value.zh
+
+
+def test_the_tables_head_settles_a_close_call_between_taught_look_alikes(centres):
+    """2萬 read as 3萬 by a hair: the table taught both, and the crop looks like its 2萬."""
+    from vision.reader.memory import fit_head, rerank
+
+    two, three = centres["8p"], centres["1s"]  # two directions standing for 2m and 3m
+    emb = np.concatenate([cluster(two, 8, 0.3, 1), cluster(three, 8, 0.3, 2)])
+    head = fit_head(emb, ["2m"] * 8 + ["3m"] * 8)
+    crop = head.probabilities(cluster(two, 1, 0.3, 9))[0]
+    assert rerank((("3m", 0.40), ("2m", 0.38), ("4m", 0.10)), head, crop) == "2m"
+    assert rerank((("3m", 0.97), ("2m", 0.01), ("4m", 0.01)), head, crop) == "3m"  # a sure classifier stands
+    assert rerank((("4m", 0.40), ("2m", 0.38), ("3m", 0.10)), head, crop) is None  # its first choice untaught
+    assert fit_head(emb[:8], ["2m"] * 8) is None  # one tile taught: nothing to tell apart

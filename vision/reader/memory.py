@@ -11,7 +11,8 @@ training run.  A table's memory can be forgotten, and exported or imported as an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import zipfile
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,14 @@ DEFAULT_MAX_DISTANCE = 0.05
 NOT_A_TILE = "none"
 #: The name of the classifier's embedding output.
 EMBEDDING_OUTPUT = "embedding"
+#: The table's own head (`fit_head`, `rerank`): its weight against the classifier's log-probability when
+#: re-ranking the classifier's top choices, its L2 penalty, the scale of the unit embedding it reads, and
+#: its gradient descent. Chosen on `bench/corrections.py --all` (models/MODEL_CARD.md "Issue 23").
+HEAD_BLEND = 0.3
+HEAD_L2 = 1e-2
+HEAD_SCALE = 5.0
+HEAD_STEPS = 200
+HEAD_RATE = 0.5
 
 
 class TileMemoryError(JingsuanError):
@@ -72,15 +81,74 @@ def nearest_prototype(queries: np.ndarray, codes: list[str], protos: np.ndarray,
     return [Recall(codes[b] if dist[i, b] <= max_distance else None, float(dist[i, b])) for i, b in enumerate(best)]
 
 
+@dataclass(frozen=True)
+class TableHead:
+    """A table's own softmax head on the unit embedding: one weight column per tile it taught."""
+
+    codes: list[str]
+    weights: np.ndarray
+    bias: np.ndarray
+
+    def probabilities(self, embeddings: np.ndarray) -> np.ndarray:
+        """Each crop's probability of each of `codes` (rows sum to 1)."""
+        z = unit(embeddings) * HEAD_SCALE @ self.weights + self.bias
+        z = np.exp(z - z.max(axis=1, keepdims=True))
+        return z / z.sum(axis=1, keepdims=True)
+
+
+def fit_head(embeddings: np.ndarray, tiles: Sequence[str], steps: int = HEAD_STEPS) -> TableHead | None:
+    """Softmax regression (L2 `HEAD_L2`, plain gradient descent) of the taught tiles on their crops'
+    unit embeddings; `NOT_A_TILE` crops are left out. None when fewer than two tiles were taught."""
+    labels = np.asarray(tiles)
+    codes = sorted(set(tiles) - {NOT_A_TILE})
+    if len(codes) < 2:
+        return None
+    rows = np.isin(labels, codes)
+    x = unit(embeddings)[rows].astype(np.float64) * HEAD_SCALE
+    y = np.eye(len(codes))[[codes.index(t) for t in labels[rows]]]
+    w, b = np.zeros((x.shape[1], len(codes))), np.zeros(len(codes))
+    for _ in range(steps):
+        z = x @ w + b
+        p = np.exp(z - z.max(axis=1, keepdims=True))
+        g = (p / p.sum(axis=1, keepdims=True) - y) / len(x)
+        w -= HEAD_RATE * (x.T @ g + HEAD_L2 * w)
+        b -= HEAD_RATE * g.sum(axis=0)
+    return TableHead(codes, w.astype(np.float32), b.astype(np.float32))
+
+
+def rerank(alternatives: Sequence[tuple[str, float]], head: TableHead, probs: np.ndarray) -> str | None:
+    """The tile among the classifier's top choices that the classifier and the table's head (weight
+    `HEAD_BLEND`) agree on best, only when the classifier's first choice and at least one other were
+    taught; None when the head has no say."""
+    taught = [(c, p) for c, p in alternatives if c in head.codes]
+    if len(taught) < 2 or not alternatives or taught[0][0] != alternatives[0][0]:
+        return None
+    mine = np.array([probs[head.codes.index(c)] for c, _ in taught])
+    mine = mine / max(float(mine.sum()), 1e-12)
+    score = [np.log(max(p, 1e-6)) + HEAD_BLEND * np.log(max(float(q), 1e-6)) for (_, p), q in zip(taught, mine)]
+    return taught[int(np.argmax(score))][0]
+
+
 @dataclass
 class TableMemory:
-    """The corrected crops of one table: unit embeddings (N × D) and their tiles."""
+    """The corrected crops of one table: unit embeddings (N × D), their tiles and where each came from
+    (`sources`: e.g. ``photo#box``, '' when unnamed; a crop taught again from the same source replaces it)."""
 
     embeddings: np.ndarray
     tiles: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if len(self.sources) != len(self.tiles):
+            self.sources = [""] * len(self.tiles)
 
     def __len__(self) -> int:
         return len(self.tiles)
+
+    def without(self, drop: np.ndarray) -> TableMemory:
+        """This memory less the rows where `drop` is true."""
+        keep = np.nonzero(~drop)[0]
+        return TableMemory(self.embeddings[keep], [self.tiles[i] for i in keep], [self.sources[i] for i in keep])
 
 
 class TileMemory:
@@ -91,6 +159,12 @@ class TileMemory:
         self.max_distance = max_distance
         self._tables: dict[str, TableMemory] = {}
         self._protos: dict[str, tuple[list[str], np.ndarray]] = {}
+        self._heads: dict[str, TableHead | None] = {}
+
+    def _changed(self, table: str) -> None:
+        """The table's crops changed: its prototypes and head are made again when next asked."""
+        self._protos.pop(table, None)
+        self._heads.pop(table, None)
 
     def tables(self) -> list[str]:
         """Names of the tables that taught something."""
@@ -100,27 +174,56 @@ class TileMemory:
         """How many corrected crops the table has taught."""
         return len(self._tables.get(table, ()))
 
-    def add(self, table: str, embeddings: np.ndarray, tiles: Sequence[str]) -> int:
-        """Remember corrected crops (one embedding row per tile) under `table`; returns the table's count."""
+    def add(self, table: str, embeddings: np.ndarray, tiles: Sequence[str], sources: Sequence[str] | None = None) -> int:
+        """Remember corrected crops (one embedding row per tile) under `table`; a crop of a named source
+        (`sources`, e.g. ``photo#box``) the table already had is replaced. Returns the table's count."""
         e = unit(embeddings)
         if len(e) != len(tiles):
             raise TileMemoryError("特征与牌数不符", f"{len(e)} embeddings for {len(tiles)} tiles")
+        names = list(sources) if sources is not None else [""] * len(tiles)
+        if len(names) != len(tiles):
+            raise TileMemoryError("来源与牌数不符", f"{len(names)} sources for {len(tiles)} tiles")
+        self.drop(table, lambda s: bool(s) and s in set(names))
         old = self._tables.get(table)
         if old is not None and len(old) and old.embeddings.shape[1] != e.shape[1]:
             raise TileMemoryError("特征维度与这桌已记的不同（换了分类模型？）",
                                f"embedding size {e.shape[1]} differs from the table's {old.embeddings.shape[1]} (another classifier?)")
         if old is None or not len(old):
-            self._tables[table] = TableMemory(e.copy(), list(tiles))
+            self._tables[table] = TableMemory(e.copy(), list(tiles), names)
         else:
-            self._tables[table] = TableMemory(np.concatenate([old.embeddings, e]), [*old.tiles, *tiles])
-        self._protos.pop(table, None)
+            self._tables[table] = TableMemory(np.concatenate([old.embeddings, e]), [*old.tiles, *tiles],
+                                              [*old.sources, *names])
+        self._changed(table)
         return self.count(table)
+
+    def drop(self, table: str, source: Callable[[str], bool]) -> int:
+        """Forget the table's crops whose source passes `source` (e.g. every box of one photo); returns how many."""
+        m = self._tables.get(table)
+        if m is None or not len(m):
+            return 0
+        gone = np.array([source(s) for s in m.sources], dtype=bool)
+        if gone.any():
+            self._tables[table] = m.without(gone)
+            self._changed(table)
+        return int(gone.sum())
+
+    def taught(self, table: str) -> TableMemory | None:
+        """The table's remembered crops (None when it taught nothing)."""
+        m = self._tables.get(table)
+        return m if m is not None and len(m) else None
 
     def forget(self, table: str) -> int:
         """Forget everything `table` taught; returns how many crops were forgotten."""
-        self._protos.pop(table, None)
+        self._changed(table)
         gone = self._tables.pop(table, None)
         return len(gone) if gone is not None else 0
+
+    def head(self, table: str) -> TableHead | None:
+        """The table's own tile head, fitted on its taught crops (None: fewer than two tiles taught)."""
+        if table not in self._heads:
+            m = self.taught(table)
+            self._heads[table] = fit_head(m.embeddings, m.tiles) if m is not None else None
+        return self._heads[table]
 
     def recall(self, table: str, embeddings: np.ndarray) -> list[Recall]:
         """For each crop, the remembered tile whose prototype is near enough (`max_distance`), else None."""
@@ -136,7 +239,7 @@ class TileMemory:
     def export_table(self, table: str, path: str | Path) -> Path:
         """Write one table's memory as ``.npz`` (e.g. beside a dataset export)."""
         m = self._tables.get(table) or TableMemory(np.zeros((0, 0), np.float32), [])
-        return self._write(path, [table] * len(m), m.tiles, m.embeddings)
+        return self._write(path, [table] * len(m), m.tiles, m.embeddings, m.sources)
 
     def import_file(self, path: str | Path, table: str | None = None) -> int:
         """Add the crops of a memory file (every table in it, or all of them under `table`); returns how many.
@@ -146,25 +249,29 @@ class TileMemory:
             return 0
         names = np.asarray(data["tables"]).astype(str)
         tiles = np.asarray(data["tiles"]).astype(str)
+        sources = np.asarray(data["sources"]).astype(str)
         for name in sorted(set(names)):
             rows = names == name
-            self.add(table or name, data["embeddings"][rows], list(tiles[rows]))
+            self.add(table or name, data["embeddings"][rows], list(tiles[rows]), list(sources[rows]))
         return len(tiles)
 
     def save(self, path: str | Path) -> Path:
         """Write every table's memory to one ``.npz`` file."""
         names = [t for t in self.tables() for _ in range(self.count(t))]
         tiles = [c for t in self.tables() for c in self._tables[t].tiles]
+        sources = [s for t in self.tables() for s in self._tables[t].sources]
         emb = np.concatenate([self._tables[t].embeddings for t in self.tables()]) if names else np.zeros((0, 0), np.float32)
-        return self._write(path, names, tiles, emb)
+        return self._write(path, names, tiles, emb, sources)
 
-    def _write(self, path: str | Path, names: Sequence[str], tiles: Sequence[str], embeddings: np.ndarray) -> Path:
-        """Write rows (table, tile, embedding) with this memory's model and distance as ``.npz``, all at once."""
+    def _write(self, path: str | Path, names: Sequence[str], tiles: Sequence[str], embeddings: np.ndarray,
+               sources: Sequence[str]) -> Path:  # fmt: skip
+        """Write rows (table, tile, embedding, source) with this memory's model and distance as ``.npz``, all at once."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp.npz")
         np.savez_compressed(tmp, tables=np.array(names, dtype=str), tiles=np.array(tiles, dtype=str), embeddings=embeddings,
-                            model=np.array(self.model), max_distance=np.array(self.max_distance))
+                            sources=np.array(sources, dtype=str), model=np.array(self.model),
+                            max_distance=np.array(self.max_distance))
         tmp.replace(path)
         return path
 
@@ -182,9 +289,14 @@ def read_npz(path: str | Path) -> dict[str, Any]:
     """The arrays of a memory file, or a TileMemoryError a player can read."""
     try:
         with np.load(Path(path), allow_pickle=False) as z:
-            return {k: z[k] for k in ("tables", "tiles", "embeddings", "model")}
-    except (OSError, KeyError, ValueError) as e:
-        raise TileMemoryError(f"读不了纠错记忆文件 {Path(path).name}", f"cannot read the correction memory {path}: {e}") from e
+            data = {k: z[k] for k in ("tables", "tiles", "embeddings", "model")}
+            data["sources"] = z["sources"] if "sources" in z.files else np.full(len(data["tiles"]), "")
+        n = len(data["tiles"])
+        if len(data["tables"]) != n or len(data["sources"]) != n or (n and (data["embeddings"].ndim != 2 or len(data["embeddings"]) != n)):
+            raise ValueError("rows of tables, tiles, sources and embeddings differ")
+    except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as e:
+        raise TileMemoryError(f"读不了纠错记忆文件 {Path(path).name}（文件坏了）", f"cannot read the correction memory {path}: {e}") from e
+    return data
 
 
 def calibrate_max_distance(embeddings: np.ndarray, tiles: Sequence[str], precision: float = 0.99) -> float:
@@ -231,10 +343,21 @@ def crop_embeddings(classifier: Any, rgb: np.ndarray, boxes: Sequence[tuple[floa
 
 def apply_memory(detections: Sequence[Any], rgb: np.ndarray, classifier: Any, memory: TileMemory,
                  table: str) -> list[Any]:  # fmt: skip
-    """Detections with each tile the table's memory recognises renamed to the remembered tile; a box
-    the memory knows as `NOT_A_TILE` (one a player deleted) is dropped."""
+    """Detections as the table's memory reads them: a crop within `max_distance` of a remembered tile's
+    prototype takes that tile (a box remembered as `NOT_A_TILE`, one a player deleted, is dropped);
+    otherwise the table's head re-ranks the classifier's top choices (`rerank`)."""
     if not detections or not memory.count(table):
         return list(detections)
-    recalls = memory.recall(table, crop_embeddings(classifier, rgb, [d.box for d in detections]))
-    return [replace(d, tile=r.tile) if r.tile is not None else d for d, r in zip(detections, recalls)
-            if r.tile != NOT_A_TILE]
+    embeddings = crop_embeddings(classifier, rgb, [d.box for d in detections])
+    recalls = memory.recall(table, embeddings)
+    head = memory.head(table)
+    probs = head.probabilities(embeddings) if head is not None else None
+    out = []
+    for i, (d, r) in enumerate(zip(detections, recalls)):
+        if r.tile == NOT_A_TILE:
+            continue
+        tile = r.tile
+        if tile is None and head is not None and probs is not None:
+            tile = rerank(getattr(d, "alternatives", ()) or (), head, probs[i])
+        out.append(replace(d, tile=tile) if tile is not None and tile != d.tile else d)
+    return out
