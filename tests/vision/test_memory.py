@@ -200,3 +200,21 @@ def test_the_tables_head_settles_a_close_call_between_taught_look_alikes(centres
     assert rerank((("3m", 0.97), ("2m", 0.01), ("4m", 0.01)), head, crop) == "3m"  # a sure classifier stands
     assert rerank((("4m", 0.40), ("2m", 0.38), ("3m", 0.10)), head, crop) is None  # its first choice untaught
     assert fit_head(emb[:8], ["2m"] * 8) is None  # one tile taught: nothing to tell apart
+
+
+def test_read_photo_reads_a_tile_as_the_table_taught_it(hand_photo, tmp_path):
+    """The next read of the photo: a crop taught as another tile comes back as that tile, at that table only."""
+    import vision
+    from vision.reader.detector import get_detector
+    from vision.reader.image import load_image
+    from vision.reader.memory import crop_embeddings
+    from vision.reader.photo import detector_path
+
+    first = vision.read_photo(hand_photo)
+    box = next(d for d in first.detections if d.tile == "4p")
+    classifier = get_detector(detector_path()).classifier
+    memory = TileMemory(classifier.path.name)
+    memory.add("张家", crop_embeddings(classifier, load_image(hand_photo), [box.box]), ["7z"])
+    again = vision.read_photo(hand_photo, memory=memory, table="张家")
+    assert [d.tile for d in again.detections if d.box == box.box] == ["7z"]
+    assert [d.tile for d in vision.read_photo(hand_photo, memory=memory, table="李家").detections if d.box == box.box] == ["4p"]

@@ -6,6 +6,7 @@ reads the same everywhere and the model folder is looked up in one place (`sessi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,16 +46,28 @@ def detector_path(models: str | Path | None = None) -> Path:
 
 
 def read_photo(image: Any, models: str | Path | None = None, indicator: str | None = None,
-               conf: float = CONF_THRESHOLD, options: Any = None) -> PhotoReading:
+               conf: float = CONF_THRESHOLD, options: Any = None, memory: Any = None, table: str = "") -> PhotoReading:
     """Read a photo (path, bytes, PIL image or RGB array); `indicator` (a tile code or name, e.g. 5p or
     五筒) overrides the photo's; `options` (the table's 冲关 rule options, default 兴国) decide which hands
-    are wins when the most probable legal round is chosen. Bad input raises a JingsuanError (DetectorError,
-    TileError)."""
+    are wins when the most probable legal round is chosen; `memory` (a `memory.TileMemory`) reads the tiles
+    as `table` taught them. Bad input raises a JingsuanError (DetectorError, TileError)."""
     code = tile(str(indicator).strip()).code if indicator else None  # a bad name fails before any reading
     rgb = load_image(image)
     size = (int(rgb.shape[1]), int(rgb.shape[0]))
     # a photo lacking a tile or its indicator is looked at again for boxes under `conf` (`read_layout`),
     # from the same detector pass (`DetectionLevels`)
-    levels = DetectionLevels(get_detector(detector_path(models)), rgb, WEAK_FLOOR)
-    detections, assignment = read_layout(levels.at, conf, size, code, options)
+    detector = get_detector(detector_path(models))
+    levels = DetectionLevels(detector, rgb, WEAK_FLOOR)
+    at = levels.at
+    if memory is not None and memory.count(table) and detector.classifier is not None:
+        at = remembered(levels.at, rgb, detector.classifier, memory, table)
+    detections, assignment = read_layout(at, conf, size, code, options)
     return PhotoReading(detections, assignment, size)
+
+
+def remembered(at: Callable[[float], list[Detection]], rgb: Any, classifier: Any, memory: Any,
+               table: str) -> Callable[[float], list[Detection]]:  # fmt: skip
+    """`at` (the detections at a threshold) read as `table` taught its tiles (`memory.apply_memory`)."""
+    from vision.reader.memory import apply_memory
+
+    return lambda conf: apply_memory(at(conf), rgb, classifier, memory, table)
