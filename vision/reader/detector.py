@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.reader.boxes import nms
 from vision.reader.detection import CLASS_NAMES, Detection
-from vision.reader.image import DetectorError, boxes_to_image, letterbox_blob, load_image
+from vision.reader.image import DetectorError, boxes_to_image, letterbox_blob, letterbox_pixels, load_image
 from vision.reader.session import CLASSIFIER_FILE, DETECTOR_FILE, models_dir, open_session, shipped_models_dir
 
 #: The shipped models (what benches and training compare against); reading uses `models_dir()`.
@@ -102,8 +102,11 @@ class TileDetector:
         self.session = open_session(path, threads, "识别模型", "detector model")
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
-        shape = inp.shape
-        self.imgsz = int(shape[2]) if isinstance(shape[2], int) else 416
+        #: The graph takes the letterboxed pixels (1 × S × S × 3 uint8, `quantize_detector.pixel_input_graph`),
+        #: else ultralytics' export input (1 × 3 × S × S float in 0–1).
+        self.takes_pixels = inp.type == "tensor(uint8)"
+        side = inp.shape[1] if self.takes_pixels else inp.shape[2]
+        self.imgsz = int(side) if isinstance(side, int) else 416
         self.names = _names_from_metadata(self.session)
         self.path = path
         self.classifier = None
@@ -142,7 +145,7 @@ class TileDetector:
     def find_boxes(self, rgb: np.ndarray, conf: float = CONF_THRESHOLD, iou: float = IOU_THRESHOLD,
                    max_det: int = MAX_DETECTIONS, agnostic_score: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The YOLO stage alone on an RGB array: (boxes in the photo's pixels, scores, class ids), after NMS."""
-        blob, geo = letterbox_blob(rgb, self.imgsz)
+        blob, geo = letterbox_pixels(rgb, self.imgsz) if self.takes_pixels else letterbox_blob(rgb, self.imgsz)
         output = self.session.run(None, {self.input_name: blob})[0]
         boxes, scores, cls_ids = decode_yolo_output(output, conf, len(self.names), agnostic_score=agnostic_score)
         keep = nms(boxes, scores, iou)[:max_det]

@@ -26,6 +26,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MIN_SIDE = 16
 MAX_ASPECT = 20
 PAD_VALUE = 114
+#: How the letterbox shrinks a photo: OpenCV's INTER_AREA (1 ms for 640 → 416 px) or INTER_LINEAR (0.2 ms).
+SHRINK_WITH_AREA = True
 
 
 class DetectorError(JingsuanError):
@@ -139,7 +141,7 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
     h, w = image.shape[:2]
     geo = letterbox_geometry(w, h, size)
     new_w, new_h = max(1, min(size, round(w * geo.scale))), max(1, min(size, round(h * geo.scale)))
-    interp = cv2.INTER_AREA if geo.scale < 1 else cv2.INTER_LINEAR
+    interp = cv2.INTER_AREA if geo.scale < 1 and SHRINK_WITH_AREA else cv2.INTER_LINEAR
     resized = cv2.resize(image, (new_w, new_h), interpolation=interp)
     canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.uint8)
     top, left = int(round(geo.pad_y - 0.1)), int(round(geo.pad_x - 0.1))
@@ -151,6 +153,12 @@ def letterbox_blob(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]
     """`image` as the detector's input (1 × 3 × size × size float32 in 0–1, letterboxed) and its geometry."""
     canvas, geo = letterbox(image, size)
     return canvas.astype(np.float32).transpose(2, 0, 1)[None] / 255.0, geo
+
+
+def letterbox_pixels(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
+    """`image` as a detector that takes pixels reads it (1 × size × size × 3 uint8, letterboxed) and its geometry."""
+    canvas, geo = letterbox(image, size)
+    return canvas[None], geo
 
 
 def boxes_to_image(boxes: np.ndarray, geo: Letterbox) -> np.ndarray:

@@ -1,5 +1,5 @@
 """Where the models are and how they are opened: the one model-folder lookup (`models_dir`) and one way
-to open an ONNX model with onnxruntime (CPU, every core), shared by the detector and the classifier.
+to open an ONNX model with onnxruntime (CPU, one thread per physical core, no spinning), shared by the detector and the classifier.
 """
 
 from __future__ import annotations
@@ -40,17 +40,34 @@ def models_dir(explicit: str | Path | None = None) -> Path:
     return shipped_models_dir()
 
 
+#: onnxruntime's thread pool may spin (busy-wait) after a run so the next starts sooner. The reader runs the
+#: detector, then NumPy/OpenCV work, then the classifier: a spinning pool only takes a core from that work
+#: (and from other programs on a small machine). Off, `vision.detect` ran 10–20 % faster on 2 shared cores.
+ALLOW_SPINNING = False
+
+
+def session_options(threads: int | None = None, spinning: bool = ALLOW_SPINNING) -> Any:
+    """onnxruntime options for the reader: every graph optimisation, nodes run one after the other,
+    `threads` intra-op threads (None: onnxruntime's default, one per physical core), no spinning."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    opts.intra_op_num_threads = max(0, threads or 0)
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
+    opts.log_severity_level = 3
+    return opts
+
+
 def open_session(path: str | Path, threads: int | None, what_zh: str, what_en: str) -> Any:
-    """An onnxruntime CPU session for `path`; a missing or broken file is a DetectorError naming `what`."""
+    """An onnxruntime CPU session for `path` (`session_options`); a missing or broken file is a DetectorError naming `what`."""
     import onnxruntime as ort
 
     path = Path(path)
     if not path.is_file():
         raise DetectorError(f"找不到{what_zh}：{path}", f"{what_en} not found: {path}")
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads or os.cpu_count() or 1
-    opts.log_severity_level = 3
     try:
-        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(str(path), session_options(threads), providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own Fail/InvalidProtobuf types
         raise DetectorError(f"{what_zh}文件损坏，无法加载", f"cannot load {what_en} {path}: {exc}") from exc
