@@ -66,8 +66,16 @@ def box_colour(code: str) -> str:
     return BOX_COLOURS["b" if code == "back" else code[-1]]
 
 
-def boxes_to_drawing(boxes: Iterable[LabeledBox], scale: float, labeled: bool = True, stroke_width: int = 2) -> dict[str, Any]:
-    """Boxes (photo pixels) → a fabric.js drawing for `st_canvas(initial_drawing=...)` at `scale`."""
+#: Size (CSS pixels) of a box's corner handles when boxes are moved: a fingertip finds them and a tile's box
+#: still has room between them to be dragged by.
+HANDLE_SIZE = 16
+
+
+def boxes_to_drawing(
+    boxes: Iterable[LabeledBox], scale: float, labeled: bool = True, stroke_width: int = 2, handles: int | None = None
+) -> dict[str, Any]:
+    """Boxes (photo pixels) → a fabric.js drawing for `st_canvas(initial_drawing=...)` at `scale`; `handles`
+    gives the corner handles that size (for moving and resizing by finger)."""
     objects = []
     for b in boxes:
         obj: dict[str, Any] = {
@@ -89,6 +97,8 @@ def boxes_to_drawing(boxes: Iterable[LabeledBox], scale: float, labeled: bool = 
         }
         if labeled:
             obj["label"] = b.cls
+        if handles:
+            obj.update(cornerSize=handles, touchCornerSize=handles, transparentCorners=False)
         objects.append(obj)
     return {"version": "4.4.0", "objects": objects}
 
@@ -133,6 +143,23 @@ def same_boxes(a: Sequence[LabeledBox], b: Sequence[LabeledBox], tol: float = 0.
 def box_to_select(old: Sequence[LabeledBox], new: Sequence[LabeledBox]) -> int | None:
     """After a canvas edit: the box just drawn (the canvas appends new boxes last), or None if none was added."""
     return len(new) - 1 if len(new) > len(old) else None
+
+
+def changed_box(old: Sequence[LabeledBox], new: Sequence[LabeledBox], tol: float = 0.75) -> int | None:
+    """After a canvas edit: the box just drawn, else the first box moved or resized in its place; None if neither."""
+    if len(new) != len(old):
+        return box_to_select(old, new)
+    return next((i for i, (a, b) in enumerate(zip(old, new, strict=True)) if not same_boxes([a], [b], tol)), None)
+
+
+def follow_origins(
+    old: Sequence[LabeledBox], origin: Sequence[int | None] | None, new: Sequence[LabeledBox], saved: Sequence[LabeledBox]
+) -> list[int | None]:
+    """Each new box's saved box after a canvas edit: boxes kept in their places (moved or not) keep theirs, boxes
+    added after them have none; when boxes were lost (the places shifted), matched to the saved ones by overlap."""
+    if origin is None or len(origin) != len(old) or len(new) < len(old):
+        return match_origins(saved, new)
+    return [*origin, *[None] * (len(new) - len(old))]
 
 
 def match_origins(old: Sequence[LabeledBox], new: Sequence[LabeledBox], min_iou: float = 0.3) -> list[int | None]:

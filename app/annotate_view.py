@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.annotate_logic import changed_box, follow_origins, same_boxes
 from app.i18n import t as translate
 from vision.datasets.store import LabeledBox
 
@@ -95,6 +96,37 @@ def from_window(boxes: Sequence[LabeledBox], shown: Sequence[int], drawn: Sequen
     for i, b in zip(shown, back):
         out[i] = b
     return out + back[len(shown):]
+
+
+@dataclass(frozen=True, slots=True)
+class CanvasEdit:
+    """The boxes after a canvas edit, the saved box each came from, and the box to pick (None: keep the pick)."""
+
+    boxes: list[LabeledBox]
+    origin: list[int | None]
+    pick: int | None
+
+
+def apply_drawing(
+    boxes: Sequence[LabeledBox],
+    origin: Sequence[int | None] | None,
+    saved: Sequence[LabeledBox],
+    shown: Sequence[int],
+    drawn: Sequence[LabeledBox],
+    win: Window,
+    labeled: bool = True,
+) -> CanvasEdit | None:
+    """What the canvas gave back (window pixels) applied to the photo's boxes; None when nothing changed.
+
+    A moved or resized box stays in its place in the list with its class (a canvas without labels gives
+    every box the new-box class, so the shown boxes keep theirs) and is the one picked; a box just drawn
+    is added last and picked."""
+    if not labeled:
+        drawn = [b._replace(cls=boxes[shown[k]].cls) if k < len(shown) else b for k, b in enumerate(drawn)]
+    new = from_window(boxes, shown, drawn, win)
+    if same_boxes(new, boxes):
+        return None
+    return CanvasEdit(new, follow_origins(boxes, origin, new, saved), changed_box(boxes, new))
 
 
 def _shift(b: LabeledBox, dx: float, dy: float) -> LabeledBox:

@@ -142,6 +142,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ann_mode": ("模式", "Mode"),
     "ann_mode_rect": ("画框", "Draw"),
     "ann_mode_transform": ("移动/缩放", "Move/resize"),
+    "ann_mode_move": ("移动", "Move"),
+    "ann_canvas_hint_draw": (
+        "在照片上拖动画一个框；要移动框或改大小，先选上面的“移动”。",
+        "Drag on the photo to draw a box; to move or resize boxes, pick 'Move' above first.",
+    ),
+    "ann_canvas_hint_move": (
+        "拖动框来移动它，拖它的角来改大小；动过的框在下面被选中，可以改它是哪张牌。",
+        "Drag a box to move it, drag a corner to resize it; the box you moved is picked below to change its tile.",
+    ),
     "ann_no_canvas": ("画框工具不能用（{msg}），可以用下面的表格和手动添加。", "The drawing canvas is unavailable ({msg}); use the table and manual add below."),
     "ann_boxes": ("框（{n} 个）", "Boxes ({n})"),
     "ann_pick_box": ("选一个框", "Pick a box"),

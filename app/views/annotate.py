@@ -345,11 +345,57 @@ def pick_part(store: DatasetStore) -> str | None:
     return stem
 
 
+#: What a drag on the canvas does: draw a new box, or move and resize the boxes there.
+CANVAS_MODES = ("draw", "move")
+
+
+def mode_part() -> str:
+    """画框 / 移动: the canvas' mode, as two big buttons a thumb can hit."""
+    mode = st.segmented_control(tr("ann_mode"), CANVAS_MODES, key="ann_canvas_mode", default="draw", required=True,
+                                format_func=lambda m: tr("ann_mode_rect" if m == "draw" else "ann_mode_move"))
+    return mode if mode in CANVAS_MODES else "draw"
+
+
+def png_data_url(image: Any) -> str:
+    """A PIL image as a data: URL (the canvas' background)."""
+    import base64
+    import io
+
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def moving_canvas(sdc: Any, background: Any, width: int, height: int, drawing: dict[str, Any], key: str) -> Any:
+    """The canvas in fabric's transform mode: a drag moves a box, its corners resize it, nothing new is drawn.
+
+    Releases before 0.12 name the mode (transform, then edit); later ones keep it only behind their
+    toolbar's edit toggle, which shows on hover (never on a phone) and is off again after each redraw, so
+    the canvas is asked for the mode by its name in the component's own data."""
+    modes = getattr(sdc, "_VALID_DRAWING_MODES", frozenset({"transform"}))
+    for name in ("transform", "edit"):
+        if name in modes:
+            return sdc.st_canvas(fill_color="rgba(0, 0, 0, 0)", stroke_width=2, background_image=background, height=height,
+                                 width=width, drawing_mode=name, initial_drawing=drawing, key=key)
+    base = {**drawing, "background": ""}
+    data = {
+        "fillColor": "rgba(0, 0, 0, 0)", "strokeWidth": 2, "strokeColor": "#000000", "backgroundColor": "",
+        "backgroundImageURL": png_data_url(background), "realtimeUpdateStreamlit": True, "canvasWidth": width,
+        "canvasHeight": height, "drawingMode": "edit", "initialDrawing": base, "displayRadius": 3, "returnImageData": False,
+        "disabled": False, "backgroundImageFit": "stretch", "maxDisplayHeight": None, "fontSize": 12, "label": "",
+    }
+    got = sdc.out(data=data, key=key, default={"drawing": {"raw": base, "data": None}, "backgroundFit": None},
+                  on_drawing_change=lambda: None, on_backgroundFit_change=lambda: None, width="content", height="content")
+    return sdc.CanvasResult((got.get("drawing") or {}).get("raw", base), None, False)
+
+
 def canvas_part(store: DatasetStore, stem: str) -> None:
-    """The drawing canvas over the photo; falls back to the table when the component cannot load."""
+    """The canvas over the photo (画框: a drag draws a box; 移动: a drag moves or resizes one); falls back to
+    the table when the component cannot load."""
     ss = st.session_state
     width, height = ss["ann_size"]
     st.selectbox(tr("ann_new_cls"), CLASS_NAMES, format_func=cls_label, key="ann_new_cls")
+    moving = mode_part() == "move"
     try:
         import streamlit_drawable_canvas as sdc
     except Exception as exc:  # the component needs a running Streamlit server (not AppTest) and a matching version
@@ -367,43 +413,38 @@ def canvas_part(store: DatasetStore, stem: str) -> None:
     with Image.open(store.image_path(stem)) as img:
         background = img.convert("RGB").crop(win.crop).resize((cw, ch))
     shown, shown_index = view.to_window(ss["ann_boxes"], win)
-    modes = getattr(sdc, "_VALID_DRAWING_MODES", frozenset())
-    labeled = "labeled_rect" in modes
-    if labeled:
-        mode = "labeled_rect"
-        st.caption(tr("ann_canvas_hint"))
+    labeled = "labeled_rect" in getattr(sdc, "_VALID_DRAWING_MODES", frozenset())
+    new_cls = ss.get("ann_new_cls", CLASS_NAMES[0])
+    st.caption(tr("ann_canvas_hint_move" if moving else "ann_canvas_hint_draw"))
+    drawing = logic.boxes_to_drawing(shown, scale, labeled, handles=logic.HANDLE_SIZE if moving else None)
+    key = f"ann_canvas_{stem}_{ss.get('ann_version', 0)}_{cw}_{win.crop}"
+    if moving:
+        result = moving_canvas(sdc, background, cw, ch, drawing, key)
     else:
-        mode = st.radio(
-            tr("ann_mode"),
-            ["rect", "transform"],
-            format_func=lambda m: tr("ann_mode_rect" if m == "rect" else "ann_mode_transform"),
-            key="ann_mode",
-            horizontal=True,
+        result = sdc.st_canvas(
+            fill_color="rgba(0, 0, 0, 0)",
+            stroke_width=2,
+            stroke_color=logic.box_colour(new_cls),
+            background_image=background,
+            height=ch,
+            width=cw,
+            drawing_mode="labeled_rect" if labeled else "rect",
+            initial_drawing=drawing,
+            key=key,
+            font_size=12,
+            **({"label": new_cls} if labeled else {}),
         )
-        st.caption(tr("ann_canvas_hint_old"))
-    kwargs: dict[str, Any] = {"label": ss.get("ann_new_cls", CLASS_NAMES[0])} if labeled else {}
-    result = sdc.st_canvas(
-        fill_color="rgba(0, 0, 0, 0)",
-        stroke_width=2,
-        stroke_color=logic.box_colour(ss.get("ann_new_cls", CLASS_NAMES[0])),
-        background_image=background,
-        height=ch,
-        width=cw,
-        drawing_mode=mode,
-        initial_drawing=logic.boxes_to_drawing(shown, scale, labeled),
-        key=f"ann_canvas_{stem}_{ss.get('ann_version', 0)}_{cw}_{win.crop}",
-        font_size=12,
-        **kwargs,
-    )
-    local = logic.drawing_to_boxes(result.json_data, scale, ss.get("ann_new_cls", CLASS_NAMES[0]), win.w, win.h)
-    drawn = view.from_window(ss["ann_boxes"], shown_index, local, win)
-    if result.json_data is not None and not logic.same_boxes(drawn, ss["ann_boxes"]):
-        pick = logic.box_to_select(ss["ann_boxes"], drawn)
-        saved = ss.get("ann_saved_boxes", [])
-        set_boxes(drawn, logic.match_origins(saved, drawn))
-        if pick is not None:  # a box just drawn is the one the class selector below applies to
-            ss["ann_sel"] = pick
-            ss["ann_sel_cls"] = drawn[pick].cls
+    if result.json_data is None:
+        return
+    local = logic.drawing_to_boxes(result.json_data, scale, new_cls, win.w, win.h)
+    edit = view.apply_drawing(ss["ann_boxes"], ss.get("ann_origin"), ss.get("ann_saved_boxes", []), shown_index, local, win,
+                              labeled)
+    if edit is None:
+        return
+    set_boxes(edit.boxes, edit.origin)
+    if edit.pick is not None:  # the box just drawn or moved is the one the class selector below applies to
+        ss["ann_sel"] = edit.pick
+        ss["ann_sel_cls"] = edit.boxes[edit.pick].cls
 
 
 def zoom_part(width: int, height: int) -> view.Window:

@@ -1,7 +1,7 @@
 """标注 in Debian's chromium, on a 390×844 touch screen and a 1366×900 desktop: the canvas fits the screen,
 a box is drawn by a finger (touch events, not a mouse) or the mouse, its class changed with the box
-still the one picked, zoom shows a part of the photo larger without losing boxes, the box is saved,
-and switching photos leaves the other photo's review mark as it was."""
+still the one picked, zoom shows a part of the photo larger without losing boxes, the box is saved, in
+移动 it is dragged elsewhere keeping its class and number and saved there, and switching photos leaves the other photo's review mark as it was."""
 
 from __future__ import annotations
 
@@ -43,6 +43,19 @@ def mouse_drag(page: object, start: tuple[float, float], end: tuple[float, float
     page.mouse.move((start[0] + end[0]) / 2, (start[1] + end[1]) / 2, steps=5)  # type: ignore[attr-defined]
     page.mouse.move(*end, steps=5)  # type: ignore[attr-defined]
     page.mouse.up()  # type: ignore[attr-defined]
+
+
+#: How far (photo pixels) the 移动 step drags the box: left and up, into empty felt.
+MOVE = (-120.0, -50.0)
+
+
+def saved_box(datasets: Path, stem: str) -> tuple[str, tuple[float, float, float, float]]:
+    """The one box saved for the 640×400 photo `stem`: (class, (x1, y1, x2, y2) in photo pixels)."""
+    from vision.datasets.store import open_dataset
+
+    (label,) = read_yolo_labels(open_dataset("table", datasets).label_path(stem))
+    x1, y1, x2, y2 = label.xyxy()
+    return CLASS_NAMES[label.cls], (x1 * 640, y1 * 400, x2 * 640, y2 * 400)
 
 
 def mark_corner(path: Path, text: str) -> None:
@@ -127,12 +140,35 @@ def test_annotate_by_touch_or_mouse(annotate_server: tuple[str, Path], browser: 
 
     press(page.locator(".st-key-ann_save button"), phone)
     page.get_by_text("已保存 1 个框").wait_for()
-    (label,) = read_yolo_labels(store.label_path(stem)) if hasattr(store, "label_path") else read_yolo_labels(
-        next((datasets / "table" / "labels").glob(f"{stem}.txt")))
-    assert CLASS_NAMES[label.cls] == "5p"
-    w, h = 640, 400
-    got = (label.xyxy()[0] * w, label.xyxy()[1] * h, label.xyxy()[2] * w, label.xyxy()[3] * h)
+    cls, got = saved_box(datasets, stem)
+    assert cls == "5p"
     assert all(abs(a - b) < 8 for a, b in zip(got, empty_box)), got
+
+    # 移动: the box is dragged by a finger (or the mouse) elsewhere, and keeps its class and its number
+    press(page.locator(".st-key-ann_zoom button", has_text="1×"), phone)
+    settle(page)
+    press(page.locator(".st-key-ann_canvas_mode button", has_text="移动"), phone)
+    settle(page)
+    if phone:  # 画框 / 移动 are thumb-sized
+        sizes = [b.bounding_box() for b in page.locator(".st-key-ann_canvas_mode button").all()]  # type: ignore[attr-defined]
+        assert len(sizes) == 2 and all(b["width"] >= 44 and b["height"] >= 44 for b in sizes), sizes
+    canvas = canvas_element(page)
+    canvas.scroll_into_view_if_needed()  # type: ignore[attr-defined]
+    settle(page)
+    area = canvas.bounding_box()  # type: ignore[attr-defined]
+    scale = area["width"] / 640
+    cx, cy, (dx, dy) = (x1 + x2) / 2, (y1 + y2) / 2, MOVE
+    drag(page, (area["x"] + cx * scale, area["y"] + cy * scale), (area["x"] + (cx + dx) * scale, area["y"] + (cy + dy) * scale))
+    page.get_by_text("有未保存的修改").wait_for()
+    settle(page)
+    picker_shows(page, "ann_sel", "#0 五筒")
+    shot(page, f"{size}-annotate-3-moved")
+    press(page.locator(".st-key-ann_save button"), phone)
+    page.get_by_text("已保存 1 个框").wait_for()
+    cls, got = saved_box(datasets, stem)
+    assert cls == "5p", "the moved box lost its class"
+    moved = (x1 + dx, y1 + dy, x2 + dx, y2 + dy)
+    assert all(abs(a - b) < 8 for a, b in zip(got, moved)), f"saved {got}, moved to {moved}"
 
     before = store.load(other_stem).reviewed
     choose(page, "ann_stem_pick", other.name)
