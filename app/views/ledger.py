@@ -18,7 +18,9 @@ from app.ledger import (
     default_data_dir,
     save_data_dir_setting,
 )
+from app.memory_store import memory_path
 from app.views.common import SEATS, current_table, get_ledger, lang, ledger_path, seat_label, tr
+from app.widgets.taught import taught_part
 from scoring.errors import JingsuanError
 from scoring.settlement import COMPONENT_ZH, COMPONENTS
 
@@ -261,4 +263,5 @@ def render() -> None:
         st.dataframe(rounds_frame(rounds, table), hide_index=True, width="stretch")
         edit_part(ledger, table, rounds)
     transfer_part(ledger, table)
+    taught_part(memory_path(ledger_path()), table.name, lang())  # 这桌已教会 N 张牌, with 忘记
     data_dir_part()

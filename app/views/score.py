@@ -9,12 +9,14 @@ from typing import Any
 
 import streamlit as st
 
+from app import memory_store
 from app import score_logic as logic
 from app.ledger import Ledger, LedgerError, TableInfo
 from app.score_logic import LOW_CONFIDENCE, MELD_TYPES, WINNER, RoundDraft
-from app.views.common import ALL_CODES, SEATS, current_table, get_ledger, lang, seat_label, tile_label, tr
+from app.views.common import ALL_CODES, SEATS, current_table, get_ledger, lang, ledger_path, seat_label, tile_label, tr
 from app.widgets.read_hand import read_hand_part
 from app.widgets.seat_photo import seat_photo_part
+from app.widgets.taught import PROBLEM_KEY, taught_part
 from scoring.errors import JingsuanError
 from scoring.settlement import COMPONENT_ZH, COMPONENTS
 from scoring.tiles import parse_tiles
@@ -37,14 +39,15 @@ class PhotoReading:
     assignment: Any = None
 
 
-def read_photo(data: bytes, options: Any = None) -> PhotoReading:
+def read_photo(data: bytes, options: Any = None, memory: dict[str, Any] | None = None) -> PhotoReading:
     """`vision.read_photo` (the one photo pipeline: detector, layout, the most probable legal round under the
-    table's `options`); a missing model or a broken photo is a message, not a crash."""
+    table's `options`, read as the table taught its tiles: `memory`, `memory_store.read_args`); a missing
+    model or a broken photo is a message, not a crash."""
     start = time.perf_counter()
     try:
         import vision
 
-        reading = vision.read_photo(data, options=options)
+        reading = vision.read_photo(data, options=options, **(memory or {}))
     except ModuleNotFoundError:
         return PhotoReading(message=tr("no_model"), seconds=time.perf_counter() - start)
     except JingsuanError as exc:
@@ -140,7 +143,11 @@ def photo_part(d: RoundDraft, table: TableInfo) -> None:
     if d.photo_key != key:
         d.photo_key = key
         d.photo_t0 = time.perf_counter()
-        d.reading = read_photo(data, logic.table_options(table))
+        memory, problem = memory_store.read_args(memory_store.memory_path(ledger_path()), memory_store.current_model(),
+                                                 table.name, lang())
+        if problem:
+            ss[PROBLEM_KEY] = problem
+        d.reading = read_photo(data, logic.table_options(table), **({"memory": memory} if memory else {}))
         for name, value in logic.apply_reading(d, d.reading).items():
             ss[name] = value
     reading = d.reading
@@ -167,6 +174,18 @@ def questions_part(d: RoundDraft) -> None:
 def hand_part(d: RoundDraft) -> None:
     """The photo with tappable numbered boxes and the read hand as tile pictures (app.widgets.read_hand)."""
     read_hand_part(d, st.session_state, lang=lang(), label=tile_label, clear=(tr("clear"), d.clear_hand))
+
+
+def memory_part(d: RoundDraft, table: TableInfo, confirmed: bool = False) -> None:
+    """The tiles the player changed on the photo are taught to the table's memory (`confirmed`: every tile of
+    the read hand); under the row, '这桌已教会 N 张牌' while there is a photo or the table taught any."""
+    path = memory_store.memory_path(ledger_path())
+    problem = memory_store.sync_score(st.session_state, path, memory_store.current_model(), table.name, d, entries(),
+                                      confirmed, lang())
+    if problem:
+        st.session_state[PROBLEM_KEY] = problem
+    if not confirmed:
+        taught_part(path, table.name, lang(), forget=False, hide_none=not d.photo_bytes)
 
 
 def meld_type_label(kind: str) -> str:
@@ -323,6 +342,7 @@ def confirm(d: RoundDraft, ledger: Ledger, table: TableInfo) -> None:
     """确认记账: into the ledger, then a clean round (the table and the ledger's next dealer kept)."""
     before = entries()
     rid = None
+    memory_part(d, table, confirmed=True)  # every tile of the photo's read hand is confirmed now
     try:
         if d.editing_round:
             ledger.edit_round(d.editing_round, d.result_doc, d.result)
@@ -443,6 +463,7 @@ def render() -> None:
         st.info(tr("editing", seq=ledger.round(d.editing_round).seq))
     photo_part(d, table)
     hand_part(d)
+    memory_part(d, table)
     meld_part(d, table)
     win_part(ledger, table)
     if d.recorded:  # said where the player is: at the bottom, where 确认记账 was, and as a toast
