@@ -231,3 +231,33 @@ def export_table(path: Path, model: str | None, table: str, out: Path, lang: str
         return None
     opened = open_memory(path, model, lang)
     return opened.memory.export_table(table, out) if opened.memory.count(table) else None
+
+
+def teach_annotation(path: Path, model: str | None, table: str, image: Path, boxes: Sequence[Any], source: str,
+                     export_to: Path | None = None, lang: str = "zh") -> tuple[int, str]:  # fmt: skip
+    """标注 saved a photo's boxes: `table` learns each tile box's crop (what this photo taught before is
+    replaced), and the table's memory is written to `export_to` (the dataset's folder), so it goes with the
+    dataset. Returns (the table's count, a problem to show or '')."""
+    from scoring.tiles import CODES
+    from vision.reader.detector import get_detector
+    from vision.reader.image import load_image
+    from vision.reader.photo import detector_path
+
+    if model is None:
+        return 0, ""
+    kept = [b for b in boxes if b[4] in CODES]
+    try:
+        classifier = get_detector(detector_path()).classifier
+        rgb = load_image(image)
+    except JingsuanError as exc:
+        return 0, say("cannot_teach", lang, msg=exc.zh if lang == "zh" else exc.en)
+    if classifier is None:
+        return 0, ""
+    n, problem = teach(path, model, table, source, rgb, [tuple(b[:4]) for b in kept], [b[4] for b in kept], classifier,
+                       whole_photo=True, lang=lang)
+    if export_to is not None and not problem:
+        try:
+            export_table(path, model, table, export_to, lang)
+        except OSError as exc:
+            return n, say("cannot_teach", lang, msg=str(exc))
+    return n, problem

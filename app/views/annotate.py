@@ -148,6 +148,9 @@ def save_current(store: DatasetStore) -> None:
         ss["ann_flash"] = ((stem, True), [("error", tr("ann_error", msg=err_text(exc)))])  # the edits stay unsaved
         return
     n = len(ss.get("ann_boxes", []))
+    from app.widgets.taught import teach_annotation  # the table's correction memory learns the saved boxes
+
+    teach_annotation(store, stem, ss.get("ann_boxes", []), lang())
     load_stem(store, stem)
     ss["ann_flash"] = ((stem, False), [("success", tr("ann_saved", n=n))])
 

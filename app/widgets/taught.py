@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
 from app import memory_store as store
+from vision.reader.memory import MEMORY_FILENAME
 
 #: The session key of an open 忘记 question: the table it asks about.
 ASK_KEY = "memory_forget_ask"
@@ -64,3 +67,18 @@ def taught_part(path: Path, table: str, lang: str, *, forget: bool = True, hide_
                       on_click=do_forget, args=(path, model, table, lang))
             st.button(store.say("forget_no", lang), key="memory_forget_no", on_click=cancel_forget)
     return n
+
+
+def teach_annotation(dataset: Any, stem: str, boxes: Sequence[Any], lang: str) -> None:
+    """标注 saved `stem`'s boxes: the current table learns them, and the dataset folder gets its memory file."""
+    from app.views.common import current_table, get_ledger, ledger_path
+
+    ledger = get_ledger()
+    if ledger is None:
+        return
+    table = current_table(ledger).name
+    _, problem = store.teach_annotation(store.memory_path(ledger_path()), store.current_model(), table,
+                                        dataset.image_path(stem), boxes, f"ann:{dataset.name}/{stem}",
+                                        dataset.root / MEMORY_FILENAME, lang)
+    if problem:
+        st.session_state[PROBLEM_KEY] = problem

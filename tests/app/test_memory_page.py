@@ -115,3 +115,27 @@ def test_a_damaged_memory_file_is_said_in_chinese_and_kept_aside(data_dir: Path,
     assert taught(data_dir) == 1
     open_ledger_page(at)
     assert not at.exception and "这桌已教会 1 张牌" in captions(at)
+
+
+def test_boxes_saved_on_the_annotate_page_teach_the_table_and_go_with_the_dataset(tmp_path: Path, hand_photo: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.util import calc_hash
+
+    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("JINGSUAN_DATASETS", str(tmp_path / "datasets"))
+    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
+    at = AppTest.from_file(MAIN, default_timeout=60).run()
+    at._page_hash = calc_hash("annotate")
+    at.run()
+    at.file_uploader(key="ann_upload").set_value([("hand.png", hand_photo.read_bytes(), "image/png")]).run()
+    at.run()
+    boxes = at.session_state["ann_boxes"]
+    assert len(boxes) >= 10, "pre-drawn by the model"
+    tap(at, "ann_save")
+    model = current_model() or ""
+    tiles = [b.cls for b in boxes if b.cls != "back"]
+    assert TileMemory.load(memory_path(tmp_path / "data" / "ledger.sqlite3"), model).count("牌桌 1") == len(tiles)
+    exported = list((tmp_path / "datasets").glob("*/tile_memory.npz"))
+    assert len(exported) == 1 and TileMemory.load(exported[0], model).count("牌桌 1") == len(tiles)
+    tap(at, "ann_save")  # saved again: the photo's crops are replaced, not doubled
+    assert TileMemory.load(memory_path(tmp_path / "data" / "ledger.sqlite3"), model).count("牌桌 1") == len(tiles)
