@@ -1,0 +1,45 @@
+"""bench/detector_latency.py: ours against mahjong-detector in turn, several runs with their ratios, and
+where our time goes step by step."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.bench.bench_module import load_bench
+
+
+@pytest.fixture
+def photos(tmp_path: Path, hand_photo: Path) -> Path:
+    for i in range(3):
+        shutil.copy(hand_photo, tmp_path / f"hand{i}.png")
+    return tmp_path
+
+
+def test_each_run_prints_its_medians_and_the_ratios_spread(photos, capsys) -> None:
+    pytest.importorskip("mahjong_detector")
+    assert load_bench("detector_latency").main([str(photos), "--runs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "photos: 3, file → tiles (decoding included on both sides)" in out
+    runs = [line for line in out.splitlines() if line.startswith("run ")]
+    assert len(runs) == 2 and all("ratio ours/theirs" in line for line in runs)
+    assert "ratio ours/theirs over 2 run(s): median" in out
+
+
+def test_stages_say_where_the_time_of_one_detect_goes(photos) -> None:
+    bench = load_bench("detector_latency")
+    from vision.reader.detector import get_detector
+
+    times = bench.stage_times(get_detector(), photos / "hand0.png")
+    assert list(times)[: len(bench.STAGES)] == list(bench.STAGES)
+    assert all(t >= 0 for t in times.values())
+    assert times["total"] == pytest.approx(sum(times[s] for s in bench.STAGES))
+    assert times["total, decoded photo"] == pytest.approx(times["total"] - times["decode"])
+    assert times["detector run"] > 0 and times["classifier first look"] > 0  # the hand photo has tiles to name
+
+
+def test_no_photos_is_refused(tmp_path, capsys) -> None:
+    assert load_bench("detector_latency").main([str(tmp_path)]) == 2
+    assert "no photos found" in capsys.readouterr().err
