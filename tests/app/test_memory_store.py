@@ -1,0 +1,61 @@
+"""app.memory_store without a browser: what a 算分 photo teaches, a damaged file set aside, the model's key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+
+from app import memory_store as ms
+from vision.reader.detection import Detection
+from vision.reader.layout.roles import TileRole
+from vision.reader.memory import TileMemory
+
+
+def reading() -> SimpleNamespace:
+    """Three hand tiles read; the layout took the middle one (read 3m) as 2m; the boxes are the same."""
+    dets = [Detection((0, 0, 10, 14), "1m", 0.9), Detection((12, 0, 22, 14), "3m", 0.6), Detection((24, 0, 34, 14), "4p", 0.9)]
+    shown = [dets[0], Detection(dets[1].box, "2m", 0.6), Detection(dets[2].box, "4p", 0.9)]  # copies, as the layout gives
+    return SimpleNamespace(detections=dets, assignment=SimpleNamespace(tiles=[TileRole(d, "hand") for d in shown]))
+
+
+def test_a_tile_the_player_changed_is_a_lesson_and_the_layouts_own_fix_is_not():
+    r = reading()
+    assert ms.score_lessons(r, ["1m", "2m", "4p"], {}, [], confirmed=False) == {}
+    assert ms.score_lessons(r, ["1m", "2m", "7z"], {}, [], confirmed=False) == {2: "7z"}
+    assert ms.score_lessons(r, ["1m", "2m", "7z"], {}, [], confirmed=True) == {0: "1m", 1: "2m", 2: "7z"}
+
+
+def test_a_damaged_file_is_kept_aside_under_a_free_name_and_said_in_chinese(tmp_path: Path):
+    path = tmp_path / "tile_memory.npz"
+    (tmp_path / "tile_memory.npz.bad").write_bytes(b"an older one")
+    path.write_bytes(b"garbage")
+    opened = ms.open_memory(path, "cls")
+    assert opened.memory.count("张家") == 0 and not path.exists()
+    assert (tmp_path / "tile_memory.npz.bad2").read_bytes() == b"garbage"
+    assert "纠错记忆" in opened.problem and "tile_memory.npz.bad2" in opened.problem
+    assert (tmp_path / "tile_memory.npz.bad").read_bytes() == b"an older one"
+
+
+def test_a_missing_file_or_model_reads_without_memory(tmp_path: Path):
+    assert ms.read_args(tmp_path / "tile_memory.npz", "cls", "张家") == ({}, "")
+    assert ms.taught_count(tmp_path / "tile_memory.npz", None, "张家") == (0, "")
+
+
+def test_forget_leaves_other_tables_in_the_file(tmp_path: Path):
+    path = tmp_path / "tile_memory.npz"
+    memory = TileMemory("cls")
+    memory.add("张家", np.eye(3, dtype=np.float32)[:2], ["1m", "2m"])
+    memory.add("李家", np.eye(3, dtype=np.float32)[2:], ["3m"])
+    memory.save(path)
+    assert ms.forget_table(path, "cls", "张家") == (2, "")
+    assert ms.taught_count(path, "cls", "张家") == (0, "") and ms.taught_count(path, "cls", "李家") == (1, "")
+
+
+def test_the_models_key_changes_with_its_bytes(tmp_path: Path):
+    a, b = tmp_path / "a" / "tile_classifier.onnx", tmp_path / "b" / "tile_classifier.onnx"
+    for p, data in ((a, b"one"), (b, b"two")):
+        p.parent.mkdir()
+        p.write_bytes(data)
+    assert ms.model_key(a) != ms.model_key(b) and ms.model_key(a).startswith("tile_classifier.onnx:")
