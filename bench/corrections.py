@@ -6,11 +6,14 @@ table's memory (`vision.reader.memory`): every misread tile with its right name,
 no tile as `none` (deleted), and every missed tile's labelled box (drawn in 标注); with `--all` every
 tile of the confirmed photo, not only the mistakes.  No training run.  Reported: per-tile accuracy and
 whole-photo accuracy (`jingsuan eval`'s exact-match) on the photos after the first `max(N)`, read
-with the memory of the first N photos, for each N — the same photos for every N.
+with the memory of the first N photos, for each N — the same photos for every N.  The memory reads as
+`apply_memory` does: the nearest-prototype rule, then the table's own head re-ranking the classifier's
+top choices (`--no-head`: the prototype rule alone).  The app teaches as `--all` does once a round is
+recorded (every tile of the photo's read hand) and as the default does while a player fixes tiles.
 
     python bench/corrections.py [--source ../shared/data/chinese-mahjong-detection-v4]
                                 [--classifier models/tile_classifier.onnx] [--n 0 1 3 10] [--all]
-                                [--max-distance D]
+                                [--max-distance D] [--no-head] [--family SHOOT]
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, nargs="+", default=[0, 1, 3, 10])
     ap.add_argument("--all", action="store_true", help="teach every tile of a corrected photo, not only mistakes")
     ap.add_argument("--max-distance", type=float, help="the memory's capture distance (default: the module's)")
+    ap.add_argument("--no-head", action="store_true", help="read with the nearest-prototype rule alone, no table head")
     ap.add_argument("--conf", type=float, default=0.25)
     args = ap.parse_args(argv)
     source = source_with_splits(args.source)
@@ -83,9 +87,11 @@ def main(argv: list[str] | None = None) -> int:
             read.append((rgb, det(rgb, conf=args.conf), ground_truth(p, w, h)))
         print(f"{family}: {len(photos)} photos; the last {len(photos) - first} read after N corrected ones "
               f"({'every tile' if args.all else 'mistakes'} taught; {Path(det.classifier.path).name}; "
-              f"max distance {args.max_distance or DEFAULT_MAX_DISTANCE})", flush=True)
+              f"max distance {args.max_distance or DEFAULT_MAX_DISTANCE}; {'no head' if args.no_head else 'table head'})",
+              flush=True)
         for n in args.n:
-            memory = TileMemory(Path(det.classifier.path).name, max_distance=args.max_distance or DEFAULT_MAX_DISTANCE)
+            memory = TileMemory(Path(det.classifier.path).name, max_distance=args.max_distance or DEFAULT_MAX_DISTANCE,
+                                use_head=not args.no_head)
             for rgb, dets, gt in read[:n]:
                 boxes, tiles = corrections(apply_memory(dets, rgb, det.classifier, memory, "bench"), gt, args.all)
                 if boxes:

@@ -152,11 +152,14 @@ class TableMemory:
 
 
 class TileMemory:
-    """Per-table memories of corrected crops, made with one classifier (`model`, e.g. its file name)."""
+    """Per-table memories of corrected crops, made with one classifier (`model`, e.g. its file name);
+    `use_head`: the table's own head re-ranks the classifier's top choices (`rerank`), else only the
+    nearest-prototype rule reads with the memory."""
 
-    def __init__(self, model: str = "", max_distance: float = DEFAULT_MAX_DISTANCE) -> None:
+    def __init__(self, model: str = "", max_distance: float = DEFAULT_MAX_DISTANCE, use_head: bool = True) -> None:
         self.model = model
         self.max_distance = max_distance
+        self.use_head = use_head
         self._tables: dict[str, TableMemory] = {}
         self._protos: dict[str, tuple[list[str], np.ndarray]] = {}
         self._heads: dict[str, TableHead | None] = {}
@@ -220,6 +223,8 @@ class TileMemory:
 
     def head(self, table: str) -> TableHead | None:
         """The table's own tile head, fitted on its taught crops (None: fewer than two tiles taught)."""
+        if not self.use_head:
+            return None
         if table not in self._heads:
             m = self.taught(table)
             self._heads[table] = fit_head(m.embeddings, m.tiles) if m is not None else None
