@@ -114,6 +114,7 @@ def start_round(new: RoundDraft, entries: dict[str, Any] | None = None) -> None:
     ss[logic.DRAFT_KEY] = new
     for key, value in (entries or {}).items():
         ss[key] = value
+    new.entries, new.entries_unsent = dict(entries or {}), bool(entries)  # kept until the page has drawn them
 
 
 def entries() -> dict[str, Any]:
@@ -268,13 +269,13 @@ def win_part(ledger: Ledger, table: TableInfo) -> None:
         for s in others:
             with st.container(key=f"jing_row_{s}", horizontal=True, vertical_alignment="center", gap="small"):
                 st.markdown(seat_label(s, table), width=80)
-                st.number_input(tr("zheng"), 0, 8, 0, key=f"jz_{s}", width=118)
-                st.number_input(tr("fu"), 0, 8, 0, key=f"jf_{s}", width=118)
+                st.number_input(tr("zheng"), 0, 8, key=f"jz_{s}", width=118)  # starts at its least, 0: the
+                st.number_input(tr("fu"), 0, 8, key=f"jf_{s}", width=118)  # round's kept value goes in unwarned
         seat_photo_part(others, ss.get("indicator"), seat_label=lambda s: seat_label(s, table), lang=lang(),
                         upload_gen=draft().upload_gen, framed=False)
     with st.expander(MORE_ROUND[lang() == "en"], expanded=False):
         st.selectbox(tr("dealer"), SEATS, format_func=lambda s: seat_label(s, table), key="dealer")
-        st.number_input(tr("follow"), 0, 20, 0, key="follow")
+        st.number_input(tr("follow"), 0, 20, key="follow")
         if winner and winner != "none":
             st.radio(
                 tr("special"),
@@ -313,6 +314,7 @@ def settle_round(doc: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None
 
 def do_settle(d: RoundDraft, table: TableInfo) -> None:
     """结算: a question when something is not said yet, else the settlement or why the hand cannot win."""
+    logic.restore_entries(d, st.session_state)  # a tap during a redraw sends widgets' old values
     d.touched()
     try:
         doc = logic.build_round(d, entries(), table)
@@ -340,6 +342,7 @@ def settle_as_false_win(d: RoundDraft) -> None:
 
 def confirm(d: RoundDraft, ledger: Ledger, table: TableInfo) -> None:
     """确认记账: into the ledger, then a clean round (the table and the ledger's next dealer kept)."""
+    logic.restore_entries(d, st.session_state)
     before = entries()
     rid = None
     memory_part(d, table, confirmed=True)  # every tile of the photo's read hand is confirmed now
@@ -459,6 +462,7 @@ def render() -> None:
         rid = ss.pop("load_round")
         start_round(*logic.load_round(ledger.round(rid).round_doc, rid))
     d = draft()
+    logic.restore_entries(d, ss)  # the round's values, which Streamlit dropped while another page was shown
     if d.editing_round:
         st.info(tr("editing", seq=ledger.round(d.editing_round).seq))
     photo_part(d, table)
@@ -476,3 +480,4 @@ def render() -> None:
     st.button(tr("settle"), type="primary", key="settle", on_click=do_settle, args=(d, table))
     result_part(d, ledger, table)
     example_part(d)
+    logic.remember_entries(d, entries())  # drawn: the values as the page shows them now

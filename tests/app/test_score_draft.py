@@ -1,0 +1,95 @@
+"""算分 keeps its round across pages: going 算分 → 牌局 → 算分 (Streamlit forgets the values of widgets on a page
+not drawn) brings back the winner, how he won, 胡, 翻精, the others' 精 and the hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+from streamlit.util import calc_hash
+
+MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+HAND = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 1z 5z"
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
+    return tmp_path
+
+
+def open_page(at: AppTest, url_path: str) -> AppTest:
+    """Go to a page registered as a callable (AppTest.switch_page only knows page files)."""
+    at._page_hash = calc_hash(url_path)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def tap(at: AppTest, *keys: str) -> AppTest:
+    for key in keys:
+        at.button(key=key).click().run()
+        assert not at.exception, at.exception
+    return at
+
+
+def test_going_to_the_ledger_and_back_keeps_the_round_on_the_score_page(data_dir: Path) -> None:
+    at = AppTest.from_file(MAIN, default_timeout=30).run()
+    tap(at, *(f"pal_{c}" for c in HAND.split()), "tile_win", "pal_5z", "tile_ind", "pal_9m")
+    at.radio(key="win_seat").set_value("S").run()
+    at.radio(key="win_from").set_value("W").run()
+    at.number_input(key="jz_E").set_value(2).run()
+    open_page(at, "ledger")
+    assert "win_tile" not in at.session_state  # Streamlit dropped the 算分 widgets' values …
+    open_page(at, "score")
+    assert at.selectbox(key="win_tile").value == "5z"  # … and the page brought them back from its round
+    assert at.selectbox(key="indicator").value == "9m"
+    assert at.radio(key="win_seat").value == "S" and at.radio(key="win_from").value == "W"
+    assert at.number_input(key="jz_E").value == 2
+    assert " ".join(at.session_state["score"].hand) == HAND
+    assert not [w.value for w in at.warning if "Session State" in str(w.value)]  # put back without Streamlit's warning
+    tap(at, "settle")
+    assert at.table, [e.value for e in [*at.error, *at.warning]]  # and the round settles as entered
+
+
+def test_a_recorded_round_leaves_nothing_to_bring_back(data_dir: Path) -> None:
+    at = AppTest.from_file(MAIN, default_timeout=30).run()
+    tap(at, *(f"pal_{c}" for c in HAND.split()), "tile_win", "pal_5z", "tile_ind", "pal_9m", "settle", "confirm")
+    open_page(at, "ledger")
+    open_page(at, "score")
+    assert at.selectbox(key="win_tile").value is None and at.selectbox(key="indicator").value is None
+    assert at.session_state["score"].hand == []
+
+
+def test_settle_tapped_while_the_round_taken_back_is_still_being_drawn_settles_it(data_dir: Path,
+                                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """撤销这一局, then 结算 tapped before the page was redrawn: the browser sends the clean round's empty 胡 and
+    翻精 (it had not got the taken-back values yet); the round taken back settles all the same."""
+    from app import score_logic
+
+    at = AppTest.from_file(MAIN, default_timeout=30).run()
+    tap(at, *(f"pal_{c}" for c in HAND.split()), "tile_win", "pal_5z", "tile_ind", "pal_9m", "settle", "confirm")
+    remember = score_logic.remember_entries
+    monkeypatch.setattr(score_logic, "remember_entries", lambda *a: None)  # the redraw is cut short by the next tap
+    tap(at, "undo_recorded")
+    monkeypatch.setattr(score_logic, "remember_entries", remember)
+    at.selectbox(key="win_tile").set_value(None)  # what the browser still shows for the widgets not redrawn
+    at.selectbox(key="indicator").set_value(None)
+    tap(at, "settle")
+    assert at.table, [e.value for e in [*at.error, *at.warning]]
+    assert at.selectbox(key="win_tile").value == "5z" and at.selectbox(key="indicator").value == "9m"
+
+
+def test_a_value_the_player_cleared_himself_stays_cleared(data_dir: Path) -> None:
+    from app.score_logic import RoundDraft, remember_entries, restore_entries
+
+    d = RoundDraft(entries={"win_tile": "5z"}, entries_unsent=True)
+    state: dict[str, object] = {"win_tile": None}
+    restore_entries(d, state)
+    assert state["win_tile"] == "5z"  # not drawn yet: the browser's empty value is an old one
+    remember_entries(d, {"win_tile": "5z"})  # drawn …
+    state["win_tile"] = None  # … then the player emptied it
+    restore_entries(d, state)
+    assert state["win_tile"] is None
