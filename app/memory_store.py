@@ -211,10 +211,22 @@ def read_args(path: Path, model: str | None, table: str, lang: str = "zh") -> tu
     and a problem with the file ('' when none)."""
     if model is None or not path.exists():
         return {}, ""
-    opened = open_memory(path, model, lang)
+    stamp = (str(path), model, path.stat().st_mtime_ns, path.stat().st_size)
+    cached = _READ_CACHE.get(stamp[:2])
+    if cached is not None and cached[0] == stamp:  # the same file: its fitted table heads are kept
+        opened = Opened(cached[1])
+    else:
+        opened = open_memory(path, model, lang)
+        if not opened.problem:
+            _READ_CACHE[stamp[:2]] = (stamp, opened.memory)
     if not opened.memory.count(table):
         return {}, opened.problem
     return {"memory": opened.memory, "table": table}, opened.problem
+
+
+#: The memory last read for reading photos, by (file, model): (its file's stamp, the memory). A table's head
+#: is fitted once per change of the file, not once per photo.
+_READ_CACHE: dict[tuple[str, str], tuple[tuple[str, str, int, int], TileMemory]] = {}
 
 
 def taught_count(path: Path, model: str | None, table: str, lang: str = "zh") -> tuple[int, str]:

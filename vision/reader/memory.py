@@ -104,16 +104,16 @@ def fit_head(embeddings: np.ndarray, tiles: Sequence[str], steps: int = HEAD_STE
     if len(codes) < 2:
         return None
     rows = np.isin(labels, codes)
-    x = unit(embeddings)[rows].astype(np.float64) * HEAD_SCALE
-    y = np.eye(len(codes))[[codes.index(t) for t in labels[rows]]]
-    w, b = np.zeros((x.shape[1], len(codes))), np.zeros(len(codes))
+    x = unit(embeddings)[rows] * np.float32(HEAD_SCALE)
+    y = np.eye(len(codes), dtype=np.float32)[[codes.index(t) for t in labels[rows]]]
+    w, b = np.zeros((x.shape[1], len(codes)), np.float32), np.zeros(len(codes), np.float32)
     for _ in range(steps):
         z = x @ w + b
         p = np.exp(z - z.max(axis=1, keepdims=True))
         g = (p / p.sum(axis=1, keepdims=True) - y) / len(x)
-        w -= HEAD_RATE * (x.T @ g + HEAD_L2 * w)
-        b -= HEAD_RATE * g.sum(axis=0)
-    return TableHead(codes, w.astype(np.float32), b.astype(np.float32))
+        w -= np.float32(HEAD_RATE) * (x.T @ g + np.float32(HEAD_L2) * w)
+        b -= np.float32(HEAD_RATE) * g.sum(axis=0)
+    return TableHead(codes, w, b)
 
 
 def rerank(alternatives: Sequence[tuple[str, float]], head: TableHead, probs: np.ndarray) -> str | None:
