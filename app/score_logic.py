@@ -354,6 +354,25 @@ def clear_entries(entries: MutableMapping[str, Any]) -> None:
 
 # ----------------------------------------------------------------------------- messages
 
+#: How many tiles a photo of one winning hand shows: 14, up to 18 with four kongs, one more with the flipped
+#: 精 beside it; a few fewer when the reader missed some.  Outside this the photo is not of one hand.
+HAND_PHOTO_TILES = range(11, 21)
+
+
+def not_a_hand(n_tiles: int, lang: str = "zh") -> str | None:
+    """One message for a photo whose tile count cannot be one winning hand (a heap, a wall, a few tiles); None
+    when it can, or when nothing was read (the reader says that itself).  Said instead of the reader's
+    questions, which would only be noise about such a photo."""
+    if n_tiles == 0 or n_tiles in HAND_PHOTO_TILES:
+        return None
+    if lang != "zh":
+        return (f"The photo shows {n_tiles} tiles: not one winning hand (about 14 expected). Photograph only the "
+                "winner's tiles (hand, melds and the winning tile) and try again; the tiles read below can still be "
+                "tapped and changed.")
+    return (f"照片里有 {n_tiles} 张牌，不像一手胡牌（应为 14 张左右）。请只拍胡牌者的牌（手牌、吃碰杠和胡的那张）再试；"
+            "下面读到的牌仍可以点来改。")
+
+
 _REFUSAL_PREFIXES = ("这手牌不能胡：", "不能胡：")
 
 

@@ -149,13 +149,18 @@ def photo_part(d: RoundDraft, table: TableInfo) -> None:
         if problem:
             ss[PROBLEM_KEY] = problem
         d.reading = read_photo(data, logic.table_options(table), **({"memory": memory} if memory else {}))
-        for name, value in logic.apply_reading(d, d.reading).items():
+        read = logic.apply_reading(d, d.reading)
+        for name, value in read.items():
             ss[name] = value
+        d.entries, d.entries_unsent = {**d.entries, **read}, True  # kept until drawn (a tap may cut the redraw short)
     reading = d.reading
     if reading is None:
         return
     if reading.message:
         st.warning(reading.message)
+        return
+    if heap := logic.not_a_hand(len(reading.detections), lang()):  # one clear word, not a wall of questions
+        st.warning(heap)
         return
     low = sum(d_.conf < LOW_CONFIDENCE for d_ in reading.detections)
     if low:  # the tiles to check are outlined on the photo and in the row; the count says how many

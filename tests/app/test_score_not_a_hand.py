@@ -1,0 +1,73 @@
+"""A photo that is not one winning hand (a heap of 49 tiles, 5 tiles) read on 算分 gives ONE clear message
+saying what was found, not a wall of the reader's questions; the tiles read stay editable."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from PIL import Image
+from streamlit.testing.v1 import AppTest
+
+from app.score_logic import DRAFT_KEY, not_a_hand
+from vision.reader.detection import Detection
+
+MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+QUESTIONS = [
+    {"code": "win_tile", "zh": "胡的是哪一张？请点选", "en": "which tile won?"},
+    {"code": "low_confidence", "zh": "这几张牌认得不确定，请核对：五筒", "en": "unsure tiles"},
+    {"code": "count", "zh": "牌数不对：应为 14 张", "en": "wrong count"},
+]
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
+    return tmp_path
+
+
+def photo_of(n: int, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """The 算分 page after a photo in which the reader found `n` tiles (and asked its questions)."""
+    from app.views import score
+
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "3z", "5z", "6z"]
+    dets = [Detection((40.0 * i, 10.0 + 60 * (i // 14), 40.0 * i + 36, 60.0 + 60 * (i // 14)), codes[i % 14], 0.9) for i in range(n)]
+    hand = [d.tile for d in dets[:14]]
+    reading = score.PhotoReading(detections=dets, hand=hand, assignment=SimpleNamespace(questions=QUESTIONS, melds=[]))
+    monkeypatch.setattr(score, "read_photo", lambda data, options=None, **kw: reading)
+    buf = io.BytesIO()
+    Image.new("RGB", (600, 200), (30, 90, 30)).save(buf, "PNG")
+    at = AppTest.from_file(MAIN, default_timeout=30).run()
+    at.file_uploader(key=at.session_state[DRAFT_KEY].upload_key).set_value(("heap.png", buf.getvalue(), "image/png")).run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.parametrize(("n", "said"), [(49, "照片里有 49 张牌，不像一手胡牌（应为 14 张左右）"), (5, "照片里有 5 张牌，不像一手胡牌")])
+def test_a_heap_or_a_few_tiles_is_one_clear_message_and_the_tiles_stay_editable(data_dir: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                                n: int, said: str) -> None:
+    at = photo_of(n, monkeypatch)
+    warnings = [w.value for w in at.warning]
+    assert len(warnings) == 1 and said in warnings[0], warnings  # one message, no wall of questions
+    assert not [b for b in at.button if b.key and b.key.startswith("question_done")]
+    hand = at.session_state[DRAFT_KEY].hand
+    assert hand  # what was read is on the page …
+    at.button(key="hand_0").click().run()
+    at.button(key="pal_9p").click().run()
+    assert at.session_state[DRAFT_KEY].hand[0] == "9p"  # … and can be changed by taps
+
+
+def test_a_photo_of_one_hand_still_asks_the_readers_questions(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = photo_of(14, monkeypatch)
+    shown = " ".join(w.value for w in at.warning)
+    assert "不像一手胡牌" not in shown and "胡的是哪一张" in shown and "认得不确定" in shown
+
+
+def test_the_tile_counts_of_one_hand() -> None:
+    assert not_a_hand(14) is None and not_a_hand(18) is None and not_a_hand(19) is None  # four kongs and the 精
+    assert not_a_hand(12) is None  # a couple the reader missed
+    assert not_a_hand(0) is None  # nothing read: the reader says so itself
+    assert "40 tiles" in not_a_hand(40, "en") and "照片里有 40 张牌" in not_a_hand(40)
