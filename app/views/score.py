@@ -184,14 +184,14 @@ def hand_part(d: RoundDraft) -> None:
 
 def memory_part(d: RoundDraft, table: TableInfo, confirmed: bool = False) -> None:
     """The tiles the player changed on the photo are taught to the table's memory (`confirmed`: every tile of
-    the read hand); under the row, '这桌已教会 N 张牌' while there is a photo or the table taught any."""
+    the read hand); under the row, '这桌已教会 N 张牌' once the table taught any (one short line: a phone's screen)."""
     path = memory_store.memory_path(ledger_path())
     problem = memory_store.sync_score(st.session_state, path, memory_store.current_model(), table.name, d, entries(),
                                       confirmed, lang())
     if problem:
         st.session_state[PROBLEM_KEY] = problem
     if not confirmed:
-        taught_part(path, table.name, lang(), forget=False, hide_none=not d.photo_bytes)
+        taught_part(path, table.name, lang(), forget=False, hide_none=True)
 
 
 def meld_type_label(kind: str) -> str:
