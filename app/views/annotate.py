@@ -249,10 +249,11 @@ def stats_part(store: DatasetStore) -> None:
 
 
 def prelabel(data: bytes) -> tuple[list[LabeledBox], bool]:
-    """Boxes the shipped model draws on a photo → (boxes, model_present)."""
+    """Boxes the shipped model draws on a photo, read as the current table taught its tiles → (boxes, model_present)."""
     from app.views.score import read_photo
+    from app.widgets.taught import table_memory
 
-    reading = read_photo(data)
+    reading = read_photo(data, memory=table_memory(lang()))
     if reading.message:
         return [], False
     return logic.detections_to_boxes(reading.detections), True

@@ -82,3 +82,16 @@ def teach_annotation(dataset: Any, stem: str, boxes: Sequence[Any], lang: str) -
                                         dataset.root / MEMORY_FILENAME, lang)
     if problem:
         st.session_state[PROBLEM_KEY] = problem
+
+
+def table_memory(lang: str = "zh") -> dict[str, Any] | None:
+    """The current table's memory as `app.views.score.read_photo`'s `memory` (None when it taught nothing)."""
+    from app.views.common import current_table, get_ledger, ledger_path
+
+    ledger = get_ledger()
+    if ledger is None:
+        return None
+    args, problem = store.read_args(store.memory_path(ledger_path()), store.current_model(), current_table(ledger).name, lang)
+    if problem:
+        st.session_state[PROBLEM_KEY] = problem
+    return args or None

@@ -131,6 +131,9 @@ def test_boxes_saved_on_the_annotate_page_teach_the_table_and_go_with_the_datase
     at.run()
     boxes = at.session_state["ann_boxes"]
     assert len(boxes) >= 10, "pre-drawn by the model"
+    k = next(i for i, b in enumerate(boxes) if b.cls == "4p")
+    boxes = [b._replace(cls="7z") if i == k else b for i, b in enumerate(boxes)]  # the annotator says: a 中
+    at.session_state["ann_boxes"] = boxes
     tap(at, "ann_save")
     model = current_model() or ""
     tiles = [b.cls for b in boxes if b.cls != "back"]
@@ -139,3 +142,16 @@ def test_boxes_saved_on_the_annotate_page_teach_the_table_and_go_with_the_datase
     assert len(exported) == 1 and TileMemory.load(exported[0], model).count("牌桌 1") == len(tiles)
     tap(at, "ann_save")  # saved again: the photo's crops are replaced, not doubled
     assert TileMemory.load(memory_path(tmp_path / "data" / "ledger.sqlite3"), model).count("牌桌 1") == len(tiles)
+    import cv2
+
+    from vision.datasets.store import DatasetStore
+
+    before = {p.stem for p in (tmp_path / "datasets").glob("*/images/*")}
+    image = cv2.imread(str(hand_photo))
+    image[0, 0] = (255, 255, 255)  # another shot of the same tiles: the store keeps it as a new photo
+    at.file_uploader(key="ann_upload").set_value([("again.png", cv2.imencode(".png", image)[1].tobytes(), "image/png")])
+    at.run()
+    at.run()  # a new photo is pre-drawn as the table taught its tiles
+    (new,) = {p.stem for p in (tmp_path / "datasets").glob("*/images/*")} - before
+    again = [b.cls for b in DatasetStore(exported[0].parent).load(new).boxes]
+    assert "7z" in again and "4p" not in again
