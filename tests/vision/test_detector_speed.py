@@ -151,3 +151,16 @@ def test_the_readers_sessions_do_not_spin_and_use_one_thread_per_physical_core_u
     assert opts.execution_mode == ort.ExecutionMode.ORT_SEQUENTIAL
     assert opts.graph_optimization_level == ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     assert session_options(threads=1).intra_op_num_threads == 1
+
+
+def test_the_letterbox_shrinks_a_photo_linearly_as_the_training_photos_were():
+    import cv2
+
+    from vision.reader.image import PAD_VALUE, letterbox
+
+    photo = np.random.default_rng(3).integers(0, 256, (300, 640, 3), dtype=np.uint8)
+    canvas, geo = letterbox(photo, 416)
+    expected = cv2.resize(photo, (416, 195), interpolation=cv2.INTER_LINEAR)
+    top = int(geo.pad_y)
+    assert geo.scale == pytest.approx(0.65) and np.array_equal(canvas[top : top + 195], expected)
+    assert (canvas[:top] == PAD_VALUE).all() and (canvas[top + 195 :] == PAD_VALUE).all()
