@@ -1,0 +1,38 @@
+"""Language and table on a phone without the hidden sidebar: ⚙ in the page bar (outside the sidebar) offers
+both, and a choice there is the app's choice (the sidebar follows)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
+    return tmp_path
+
+
+def test_language_and_table_are_chosen_outside_the_sidebar(data_dir: Path) -> None:
+    from app.ledger import Ledger
+    from app.widgets.nav import LANG_KEY, TABLE_KEY
+
+    at = AppTest.from_file(MAIN, default_timeout=30).run()
+    with Ledger(data_dir / "ledger.sqlite3") as lg:
+        second = lg.create_table("老张家", {}, "xingguo")
+    at.run()
+    assert not [w for w in at.sidebar.radio if w.key == LANG_KEY]
+    assert [w for w in at.main.radio if w.key == LANG_KEY] and [w for w in at.main.selectbox if w.key == TABLE_KEY]
+    at.main.selectbox(key=TABLE_KEY).set_value(second).run()
+    assert not at.exception, at.exception
+    assert at.session_state["table_id"] == second
+    at.run()  # and it stays, with the sidebar's picker showing it
+    assert at.session_state["table_id"] == second and at.sidebar.selectbox[0].value == second
+    at.main.radio(key=LANG_KEY).set_value("en").run()
+    assert at.session_state["lang"] == "en" and at.title[0].value == "Score"
+    assert at.sidebar.radio(key="lang").value == "en" and at.main.radio(key=LANG_KEY).value == "en"
