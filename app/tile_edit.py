@@ -10,7 +10,7 @@ page's widget values (`entries["win_tile"]`, `entries["indicator"]`), melds in `
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,6 +70,21 @@ def hand_tile_taken_out(read: Sequence[str], hand: Sequence[str]) -> int | None:
     return best
 
 
+def detection_index(detections: Sequence[Any]) -> Callable[[Any], int | None]:
+    """Which of `detections` a role's box is: the same object, or a copy with the same box (the layout and
+    the legal-round decoder hand back copies, e.g. of a tile they renamed); None for a box not among them."""
+    by_id = {id(d): i for i, d in enumerate(detections)}
+    by_box: dict[tuple[float, ...], int] = {}
+    for i, d in enumerate(detections):
+        by_box.setdefault(tuple(d.box), i)
+
+    def find(det: Any) -> int | None:
+        i = by_id.get(id(det))
+        return i if i is not None else by_box.get(tuple(det.box))
+
+    return find
+
+
 def photo_slots(assignment: Any, detections: Sequence[Any], hand: Sequence[str], melds: Sequence[dict[str, Any]],
                 entries: Mapping[str, Any] | None = None) -> list[Slot | None]:
     """For each detection, the slot it shows (None: a box with no place in the round, e.g. a stray tile).
@@ -79,14 +94,14 @@ def photo_slots(assignment: Any, detections: Sequence[Any], hand: Sequence[str],
     added or removed by hand the link would be a guess, so hand boxes keep no link."""
     slots: list[Slot | None] = [None] * len(detections)
     roles = list(getattr(assignment, "tiles", None) or [])
-    index = {id(d): i for i, d in enumerate(detections)}
+    index = detection_index(detections)
     hand_roles = [r for r in roles if r.role == HAND and r.det.tile != BACK_CODE]
     photo_melds = winner_meld_indices(melds)
     left_out = hand_tile_taken_out([r.det.tile for r in hand_roles], hand)
     if len(hand_roles) == len(hand) or left_out is not None:
         k = 0
         for j, r in enumerate(hand_roles):
-            i = index.get(id(r.det))
+            i = index(r.det)
             if j == left_out:  # set as the winning tile or the indicator since the photo was read
                 if i is not None:
                     slots[i] = taken_to(roles, entries or {})
@@ -96,7 +111,7 @@ def photo_slots(assignment: Any, detections: Sequence[Any], hand: Sequence[str],
             k += 1
     seen: dict[int, int] = {}
     for r in roles:
-        i = index.get(id(r.det))
+        i = index(r.det)
         if i is None:
             continue
         if r.role == WIN:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from app.tile_edit import (
     HAND,
     INDICATOR,
@@ -53,6 +55,18 @@ def test_each_box_on_the_photo_is_linked_to_its_tile_in_the_row() -> None:
     assert slots[:3] == [Slot(MELD, 0, 1), Slot(MELD, 1, 1), Slot(MELD, 2, 1)]  # the photo's pung is meld 1 of the draft
     tiles = row(hand, entries)
     assert [box_number(s, tiles) for s in slots] == ["副", "副", "副", "6", "1", "2", "3", "4", "5"]
+
+
+def test_boxes_stay_linked_when_the_layout_hands_back_renamed_copies() -> None:
+    """The legal-round decoder returns copies of the boxes it renamed ("读成了一筒，应是一条？"): tapping one
+    on the photo must still pick its tile in the row."""
+    detections, assignment, hand, _, melds = photo()
+    copies = [TileRole(dataclasses.replace(r.det, tile="3p" if r.det.tile == "6p" else r.det.tile), r.role, r.meld)
+              for r in assignment.tiles]
+    fixed = dataclasses.replace(assignment, tiles=copies, hand=["1m", "2m", "3p", "4p"])
+    slots = photo_slots(fixed, detections, ["1m", "2m", "3p", "4p"], melds)
+    assert slots[4:8] == [Slot(HAND, 0), Slot(HAND, 1), Slot(HAND, 2), Slot(HAND, 3)]
+    assert slots[8] == Slot(WIN) and slots[3] == Slot(INDICATOR)
 
 
 def test_after_a_tile_is_added_by_hand_the_hand_boxes_keep_no_guessed_link() -> None:
