@@ -164,3 +164,35 @@ def test_the_letterbox_shrinks_a_photo_linearly_as_the_training_photos_were():
     top = int(geo.pad_y)
     assert geo.scale == pytest.approx(0.65) and np.array_equal(canvas[top : top + 195], expected)
     assert (canvas[:top] == PAD_VALUE).all() and (canvas[top + 195 :] == PAD_VALUE).all()
+
+
+@pytest.mark.parametrize("orientation", range(10))
+def test_a_jpeg_decoded_by_opencv_has_pillows_pixels_turned_as_its_exif_says(orientation):
+    import io
+
+    from PIL import Image
+
+    from vision.reader.image import _from_pil, _open_pil, load_image
+
+    photo = Image.fromarray(np.random.default_rng(4).integers(0, 256, (60, 90, 3), dtype=np.uint8))
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buf = io.BytesIO()
+    photo.save(buf, "JPEG", exif=exif)
+    data = buf.getvalue()
+    assert np.array_equal(load_image(data), _from_pil(_open_pil(data)))  # Pillow's reading, EXIF applied
+
+
+def test_a_jpeg_cut_short_is_still_refused_as_pillow_refuses_it(tmp_path):
+    import io
+
+    from PIL import Image
+
+    from vision.reader.image import DetectorError, load_image
+
+    buf = io.BytesIO()
+    Image.fromarray(np.full((200, 300, 3), 90, np.uint8)).save(buf, "JPEG")
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(buf.getvalue()[: len(buf.getvalue()) // 2])
+    with pytest.raises(DetectorError):
+        load_image(cut)
