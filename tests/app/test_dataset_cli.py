@@ -49,3 +49,26 @@ def test_dataset_cli_import_stats_export(tmp_path, capsys):
     assert len(json.loads((tmp_path / "c.json").read_text())["annotations"]) == 1
     assert main(["dataset", "--root", root, "export-yolo", "team", str(tmp_path / "y")]) == 0
     assert (tmp_path / "y" / "data.yaml").exists()
+
+
+def test_exports_carry_the_tile_memory_the_players_taught(tmp_path, capsys):
+    """What 标注 taught the reader (the dataset's tile_memory.npz) goes with a YOLO or COCO export, byte for byte."""
+    from vision.datasets.store import DatasetStore, LabeledBox
+    from vision.reader.memory import MEMORY_FILENAME, TileMemory
+
+    store = DatasetStore(tmp_path / "ds" / "team")
+    ok, png = cv2.imencode(".png", np.full((200, 200, 3), 90, np.uint8))
+    store.add_example(png.tobytes(), [LabeledBox(*TILE, "1m")])
+    root = str(tmp_path / "ds")
+    assert main(["dataset", "--root", root, "export-yolo", "team", str(tmp_path / "bare")]) == 0
+    assert not (tmp_path / "bare" / MEMORY_FILENAME).exists()  # nothing taught: nothing made up
+    memory = TileMemory("v9")
+    memory.add("家里", np.eye(3, 8, dtype=np.float32), ["1m", "2m", "3m"])
+    memory.save(store.root / MEMORY_FILENAME)
+    taught = (store.root / MEMORY_FILENAME).read_bytes()
+    assert main(["dataset", "--root", root, "export-yolo", "team", str(tmp_path / "y")]) == 0
+    assert (tmp_path / "y" / MEMORY_FILENAME).read_bytes() == taught
+    assert main(["dataset", "--root", root, "export-coco", "team", str(tmp_path / "c.json")]) == 0
+    assert (tmp_path / f"c.{MEMORY_FILENAME}").read_bytes() == taught
+    assert TileMemory.load(tmp_path / "y" / MEMORY_FILENAME, "v9").count("家里") == 3
+    capsys.readouterr()

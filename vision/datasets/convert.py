@@ -60,6 +60,7 @@ from vision.datasets.yolo import (
     write_yolo_labels,
 )
 from vision.reader.detection import CLASS_NAMES
+from vision.reader.memory import MEMORY_FILENAME
 
 _CLASS_INDEX = {n: i for i, n in enumerate(CLASS_NAMES)}
 
@@ -572,7 +573,17 @@ def export_yolo(
     train, val = ("images", "images") if holdout_fraction is None else ("train/images", "valid/images")
     doc = {"path": str(out.resolve()), "train": train, "val": val, "names": dict(enumerate(CLASS_NAMES))}
     (out / "data.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    copy_tile_memory(store, out / MEMORY_FILENAME)
     return out / "data.yaml"
+
+
+def copy_tile_memory(store: DatasetStore, to: Path) -> Path | None:
+    """The table memory 标注 saved with the dataset (what its players taught the reader) goes with an export."""
+    source = store.root / MEMORY_FILENAME
+    if not source.is_file():
+        return None
+    atomic_write(to, source.read_bytes())
+    return to
 
 
 def export_coco(store: DatasetStore, out_json: str | Path, reviewed_only: bool = False) -> Path:
@@ -604,5 +615,6 @@ def export_coco(store: DatasetStore, out_json: str | Path, reviewed_only: bool =
     }
     out = Path(out_json)
     atomic_write(out, json_bytes(doc))
+    copy_tile_memory(store, out.with_name(f"{out.stem}.{MEMORY_FILENAME}"))
     return out
 
