@@ -1,6 +1,7 @@
 """Whole rounds read from photos composed of real tile pixels, by layout (issue 22).
 
-    python bench/real_pixel_rounds.py [N] [--seed S] [--source DIR] [--save DIR] [--single-pass] [--per-split K]
+    python bench/real_pixel_rounds.py [N] [--seed S] [--source DIR] [--save DIR] [--single-pass] [--no-gaps]
+                                      [--per-split K] [--split tuning|held-out]
 
 Each photo is a random winning round (0–2 melds: 吃, 碰, 明杠 with its fourth tile sideways, stacked
 or set apart, 暗杠 with the backs outside or in the middle; the indicator alone above, below, left or
@@ -20,7 +21,8 @@ winner self-draws, the other seats hold one 副精); then why the wrong ones are
 detector missed, a box too many, a tile misread, or every tile right and the layout wrong; and which
 part of the round is wrong), and the median time of a read (detector + layout, as `jingsuan read`).
 `--single-pass` also reads every photo with one detection at 0.25 and no second look at weak boxes (the
-detector's part as before issue 22), for the same figures side by side.
+detector's part as before issue 22), for the same figures side by side; `--no-gaps` reads it without the
+tiles the rows' geometry says the detector missed (`vision.reader.gaps`, as before gap filling).
 """
 
 from __future__ import annotations
@@ -150,9 +152,10 @@ def banks_by_split(source: Path, work: Path, seed: int, per_split: int | None = 
     return out
 
 
-def default_reader(single_pass: bool = False) -> Callable[[Any], tuple[list[Any], dict[str, Any], float]]:
+def default_reader(single_pass: bool = False, fill_gaps: bool = True) -> Callable[[Any], tuple[list[Any], dict[str, Any], float]]:
     """`jingsuan read` on an RGB array: (detections, round part, seconds); `single_pass`: one detection at
-    the threshold and its layout, no second look at weak boxes (the detector's part as before issue 22)."""
+    the threshold and its layout, no second look at weak boxes (the detector's part as before issue 22);
+    `fill_gaps` False: the second look without the tiles the rows' geometry says were missed (`vision.reader.gaps`)."""
     from vision.reader.detector import CONF_THRESHOLD, get_detector
     from vision.reader.layout import WEAK_FLOOR, assign, read_layout
     from vision.reader.levels import DetectionLevels
@@ -166,7 +169,7 @@ def default_reader(single_pass: bool = False) -> Callable[[Any], tuple[list[Any]
             dets = detector(image, conf=CONF_THRESHOLD)
             a = assign(dets, image_size=size)
         else:
-            dets, a = read_layout(DetectionLevels(detector, image, WEAK_FLOOR).at, CONF_THRESHOLD, size)
+            dets, a = read_layout(DetectionLevels(detector, image, WEAK_FLOOR, fill_gaps).at, CONF_THRESHOLD, size)
         return dets, a.to_round_part(), time.perf_counter() - t0
 
     return read
@@ -176,9 +179,9 @@ Reader = Callable[[Any], tuple[list[Any], dict[str, Any], float]]
 
 
 def run(n: int, seed: int, source: Path, save: Path | None = None, readers: dict[str, Reader] | None = None,
-        per_split: int | None = None) -> dict[str, dict[tuple[str, str], Tally]]:
-    """Compose `n` photos per layout and split and read each with every reader; tallies by reader and
-    (split, layout), the median read time (ms) under ("all", "time")."""
+        per_split: int | None = None, splits: tuple[str, ...] = SPLITS) -> dict[str, dict[tuple[str, str], Tally]]:
+    """Compose `n` photos per layout and split (of `splits`) and read each with every reader; tallies by reader
+    and (split, layout), the median read time (ms) under ("all", "time")."""
     from vision.training.synth.composed import LAYOUTS, compose
 
     readers = readers or {"now": default_reader()}
@@ -186,7 +189,7 @@ def run(n: int, seed: int, source: Path, save: Path | None = None, readers: dict
     times: dict[str, list[float]] = {name: [] for name in readers}
     with tempfile.TemporaryDirectory() as tmp:
         banks = banks_by_split(source, Path(tmp) / "cleaned", seed, per_split)
-    for split in SPLITS:
+    for split in splits:
         for layout in LAYOUTS:
             rng = random.Random(f"{seed}-{split}-{layout}")
             for i in range(n):
@@ -218,12 +221,12 @@ def run(n: int, seed: int, source: Path, save: Path | None = None, readers: dict
     for name in readers:
         t = times[name]
         out[name][("all", "time")] = Tally(photos=len(t), right=round(1000 * statistics.median(t)) if t else 0)
-        half = len(t) // 2  # the tuning split's photos come first
+        half = len(t) // len(splits) if splits[0] == "tuning" else 0  # the tuning split's photos come first
         out[name][("tuning", "time")] = Tally(photos=half, right=round(1000 * statistics.median(t[:half])) if half else 0)
     return out
 
 
-def report(tallies: dict[tuple[str, str], Tally], name: str = "") -> list[str]:
+def report(tallies: dict[tuple[str, str], Tally], name: str = "", splits: tuple[str, ...] = SPLITS) -> list[str]:
     """The printed figures of one reader."""
     head = f"{name}: " if name else ""
     lines = [f"{head}{'split':9s} {'layout':9s} {'whole round':>12s} {'settled equal':>14s}  photos   "
@@ -235,7 +238,7 @@ def report(tallies: dict[tuple[str, str], Tally], name: str = "") -> list[str]:
         parts = ", ".join(f"{k} {t.parts[k]}" for k in PARTS if t.parts[k]) or "-"
         lines.append(f"{head}{split:9s} {layout:9s} {100 * t.right / max(t.photos, 1):11.1f} % "
                      f"{100 * t.settled / max(t.photos, 1):12.1f} %  {t.photos:6d}   {why} / {parts}")
-    for split in SPLITS:
+    for split in splits:
         tags: Counter = Counter()
         for (s, _), t in tallies.items():
             if s == split:
@@ -256,7 +259,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save", help="also write each composed photo here, and its round in truth.jsonl")
     ap.add_argument("--single-pass", action="store_true",
                     help="also read each photo with one detection at 0.25 and no held-back boxes (as before issue 22)")
+    ap.add_argument("--no-gaps", action="store_true",
+                    help="also read each photo without the tiles the rows' geometry says were missed (before gap filling)")
     ap.add_argument("--per-split", type=int, help="crop from at most this many photos of each split (quick runs)")
+    ap.add_argument("--split", choices=SPLITS, help="only this split (tune on `tuning` alone)")
     args = ap.parse_args(argv)
     source = Path(args.source)
     if not (source / "valid").is_dir() or not (source / "train").is_dir():
@@ -265,11 +271,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"real-pixel rounds: {args.n} photos per layout and split, seed {args.seed} "
           "(target: whole round ≥ 95 % on each layout of the tuning split)", flush=True)
     readers = {"now": default_reader()}
+    if args.no_gaps:
+        readers["no-gaps"] = default_reader(fill_gaps=False)
     if args.single_pass:
         readers["single-pass"] = default_reader(single_pass=True)
-    results = run(args.n, args.seed, source, Path(args.save) if args.save else None, readers, args.per_split)
+    splits = (args.split,) if args.split else SPLITS
+    results = run(args.n, args.seed, source, Path(args.save) if args.save else None, readers, args.per_split, splits)
     for name, tallies in results.items():
-        for line in report(tallies, name if args.single_pass else ""):
+        for line in report(tallies, name if len(readers) > 1 else "", splits):
             print(line, flush=True)
     return 0
 

@@ -4,8 +4,11 @@
 again down to `layout.WEAK_FLOOR`. Run twice, the detector would find its boxes twice and name every box
 again, many of them table; here the YOLO stage runs once, down to the floor, and the classifier names
 the boxes the threshold can pass first, then, if asked, at most `MAX_WEAK` of the others that no
-named box covers, surest first. The boxes named at the threshold are the detector's own at that
-threshold: greedy NMS keeps a box whatever weaker boxes lie under it.
+named box covers, surest first, and the tiles the rows' geometry says were missed (`gaps.gap_tiles`:
+a box where a row has a hole one tile wide, or past its ends, kept when the classifier is sure of its
+tile; held back like the faint boxes, they count only when the round lacks a tile). The boxes named at
+the threshold are the detector's own at that threshold: greedy NMS keeps a box whatever weaker boxes
+lie under it.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import numpy as np
 from vision.reader.boxes import iou_matrix
 from vision.reader.detection import Detection
 from vision.reader.detector import BOX_THRESHOLD, BOX_WEIGHT, drop_covered
+from vision.reader.gaps import first_look_namer, gap_tiles
 
 #: Weak boxes named at most on the second look (surest box scores first).
 MAX_WEAK = 12
@@ -32,8 +36,9 @@ def box_floor(conf: float) -> float:
 class DetectionLevels:
     """The detections of one photo at any threshold down to `floor`, from one YOLO pass."""
 
-    def __init__(self, detector: Any, rgb: np.ndarray, floor: float) -> None:
-        self.detector, self.rgb, self.floor = detector, rgb, floor
+    def __init__(self, detector: Any, rgb: np.ndarray, floor: float, fill_gaps: bool = True) -> None:
+        """`fill_gaps`: below the first threshold, also give the tiles the rows' geometry says were missed."""
+        self.detector, self.rgb, self.floor, self.fill_gaps = detector, rgb, floor, fill_gaps
         self._boxes: np.ndarray | None = None
         self._scores: np.ndarray | None = None
         self._named: dict[float, list[Detection]] = {}
@@ -62,4 +67,6 @@ class DetectionLevels:
         order = np.argsort(-scores, kind="stable")[:MAX_WEAK]
         weak = self.detector._classify(self.rgb, boxes[order], scores[order]) if len(order) else []
         out = drop_covered([*first, *(d for d in weak if d.conf >= conf)])
+        if self.fill_gaps and hasattr(self.detector.classifier, "classify_top"):  # tiles no box found (`gaps`)
+            out += [d for d in gap_tiles(self.rgb, out, first_look_namer(self.detector.classifier)) if d.conf >= conf]
         return sorted(out, key=lambda d: (d.cx, d.cy))

@@ -1,0 +1,244 @@
+"""Tiles the detector missed, found from the rows' geometry (issue 22).
+
+Tiles of a row lie side by side at a regular pitch. Where two standing neighbours of a row lie farther
+apart than `HOLE_MIN` of a tile width, and less than `HOLE_MAX` (a hole one tile wide), a box of the
+neighbours' size is proposed in the hole; so is a box one pitch beyond each end of a row of at least
+`END_ROW` tiles (a row short by one with no hole): touching it, set apart, or lying sideways. Each proposal is cropped from the full-resolution
+photo and named by the classifier as any box is (`TileClassifier.classify_top`); it becomes a tile when
+the classifier names one surely (`GAP_SURE`), never `none`, and `back` only past a row's end or beside a back.
+
+A gap tile has no box score of its own: it scores `tile_confidence(GAP_BOX_SCORE, p)`, under the reader's
+threshold, so `layout.read_layout` holds it back like a faint box and takes it in only when the round
+lacks a tile: a gap between meld groups or before the winning tile stays a gap unless the count demands it.
+Gaps next to a sideways (claimed) tile are a meld's and never proposed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from vision.reader.classifier import NO_TILE, crop_tile, tile_columns
+from vision.reader.detection import Detection
+from vision.reader.detector import tile_confidence
+from vision.reader.layout.geometry import BACK, Placed, cluster_rows, estimate_angle, place, tile_size
+
+#: A gap between two standing neighbours at least this many tile widths wide may hold a missed tile …
+HOLE_MIN = 0.65
+#: … and at most this wide (wider: a group set apart, or more than one tile missing).
+HOLE_MAX = 1.6
+#: … a hole up to this wide may hold two (each tried against its neighbour).
+HOLE2_MAX = 2.6
+#: A hole this many tile widths wide is also tried against each neighbour, not only in its middle.
+WIDE_HOLE = 1.15
+#: A row of at least this many tiles is also tried one pitch beyond each end.
+END_ROW = 2
+#: Beyond a row's end a tile is also tried set apart by this many tile widths (the winning tile, 0.5–1 apart).
+APART = 0.75
+#: Boxes under this share of the usual box area, or …
+SMALLEST = 0.4
+#: … over this share are left out when the rows are measured (a faint box over two tiles or the table).
+LARGEST = 1.8
+#: A gap tile is kept when the classifier gives its tile at least this probability (tuning split).
+GAP_SURE = 0.7
+#: The box score a gap tile is given (`tile_confidence`): under any threshold the layout reads at, so it is held back.
+GAP_BOX_SCORE = 0.1
+#: A proposal covered this much by a box already found is that box's tile, not a missed one.
+COVERED = 0.3
+#: A place whose first look gives no tile this probability is table: it gets no second look (`first_look_namer`).
+PROMISING = 0.3
+#: Looks at the rows in all: a second one with the first look's gap tiles in place.
+ROUNDS = 2
+#: Proposals named at most per photo (holes first, then row ends).
+MAX_PROPOSALS = 16
+
+#: (photo, boxes) → each box's likeliest tile classes with their probabilities, best first.
+Namer = Callable[[np.ndarray, list[tuple[float, float, float, float]]], list[tuple[tuple[str, float], ...]]]
+
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """Where a tile may have been missed: in a hole of a row (`hole`) or past its end (`end`); `boxes` are
+    the places tried (the hole's middle first, then against each neighbour when the hole is wide)."""
+
+    boxes: tuple[Box, ...]
+    where: str
+    beside_back: bool
+
+    @property
+    def box(self) -> Box:
+        """The first place tried."""
+        return self.boxes[0]
+
+
+def _photo_box(u: float, v: float, w: float, h: float, angle: float) -> tuple[float, float, float, float]:
+    """An axis-aligned box of `w` × `h` pixels centred on row-frame point (u, v)."""
+    c, s = math.cos(angle), math.sin(angle)
+    x, y = u * c - v * s, u * s + v * c
+    return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+
+
+def _size(*tiles: Placed) -> tuple[float, float]:
+    """Median photo-box width and height of `tiles`."""
+    return (float(np.median([p.det.width for p in tiles])), float(np.median([p.det.height for p in tiles])))
+
+
+def hole_proposals(row: Sequence[Placed], width: float, angle: float) -> list[Proposal]:
+    """Boxes of the neighbours' size in each hole between two standing neighbours of `row`: one in a hole
+    one tile wide (HOLE_MIN–HOLE_MAX), one against each neighbour in a hole two tiles wide (up to HOLE2_MAX:
+    an 暗杠's two backs, or a tile missed before the winning tile set apart)."""
+    gap = max(row_pitch(row, width) - width, 0.0)
+    out = []
+    for a, b in zip(row, row[1:]):
+        if a.sideways or b.sideways:  # a claimed tile's gap is a meld's
+            continue
+        left, right = a.u + a.along / 2, b.u - b.along / 2
+        w, h = _size(a, b)
+        v = (a.v + b.v) / 2
+        beside_back = not a.face_up or not b.face_up
+        if HOLE_MIN * width <= right - left <= HOLE_MAX * width:
+            boxes = [_photo_box((left + right) / 2, v, w, h, angle)]
+            if right - left > WIDE_HOLE * width:  # the tile may lie against either neighbour, or sideways (claimed)
+                boxes += [_photo_box(u, v, w, h, angle) for u in (left + width / 2, right - width / 2)]
+                boxes.append(_photo_box((left + right) / 2, v + (h - w) / 2, h, w, angle))
+            out.append(Proposal(tuple(boxes), "hole", beside_back))
+        elif HOLE_MAX * width < right - left <= HOLE2_MAX * width:
+            out += [Proposal((_photo_box(u, v, w, h, angle),), "hole", True)
+                    for u in (left + gap + width / 2, right - gap - width / 2)]
+    return out
+
+
+def row_pitch(row: Sequence[Placed], width: float) -> float:
+    """The distance between the centres of touching standing neighbours (the median), else a tile width."""
+    steps = [b.u - a.u for a, b in zip(row, row[1:])
+             if not (a.sideways or b.sideways) and (b.u - b.along / 2) - (a.u + a.along / 2) < HOLE_MIN * width]
+    return float(np.median(steps)) if steps else width
+
+
+def end_proposals(row: Sequence[Placed], width: float, angle: float) -> list[Proposal]:
+    """Boxes beyond each standing end tile of a row of at least END_ROW tiles: touching it (at the row's
+    pitch), set apart by APART tile widths (a winning tile), and touching it lying sideways (a claimed tile)."""
+    if len(row) < END_ROW:
+        return []
+    gap = max(row_pitch(row, width) - width, 0.0)
+    out = []
+    for end, sign in ((row[0], -1), (row[-1], 1)):
+        if end.sideways:
+            continue
+        w, h = _size(*standing) if (standing := [p for p in row if p.standing_face]) else _size(end)
+        low = end.v + (h - w) / 2  # a sideways tile lies on the row's bottom line
+        boxes = (_photo_box(end.u + sign * (width + gap), end.v, w, h, angle),
+                 _photo_box(end.u + sign * (width + APART * width), end.v, w, h, angle),
+                 _photo_box(end.u + sign * (width / 2 + gap + h / 2), low, h, w, angle))
+        out.append(Proposal(boxes, "end", True))
+    return out
+
+
+def covered_share(box: Sequence[float], others: Sequence[Detection]) -> float:
+    """The largest share of `box`'s area that one of `others` covers."""
+    area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-9)
+    return max((max(0.0, min(box[2], d.box[2]) - max(box[0], d.box[0]))
+                * max(0.0, min(box[3], d.box[3]) - max(box[1], d.box[1])) / area for d in others), default=0.0)
+
+
+def tile_sized(dets: Sequence[Detection]) -> list[Detection]:
+    """The boxes of about one tile's area (a faint box over two tiles or a patch of table is not a tile to measure by)."""
+    if not dets:
+        return []
+    usual = float(np.median([d.width * d.height for d in dets]))
+    return [d for d in dets if SMALLEST * usual <= d.width * d.height <= LARGEST * usual]
+
+
+def _inside(box: Box, image_size: tuple[int, int] | None) -> bool:
+    """The whole box lies in the photo (always, when its size is not given)."""
+    return image_size is None or (box[0] >= 0 and box[1] >= 0 and box[2] <= image_size[0] and box[3] <= image_size[1])
+
+
+def proposals(dets: Sequence[Detection], image_size: tuple[int, int] | None = None) -> list[Proposal]:
+    """Where the rows of `dets` may lack a tile: holes first, then row ends; of each, only the places no
+    found box covers (`COVERED`) and lying in the photo."""
+    dets = tile_sized(dets)
+    if len(dets) < 2:
+        return []
+    angle = estimate_angle(dets)
+    placed = place(dets, angle)
+    width, height = tile_size([p for p in placed if p.face_up] or placed)
+    rows = cluster_rows(placed, height)
+    found = [*(p for r in rows for p in hole_proposals(r, width, angle)),
+             *(p for r in rows for p in end_proposals(r, width, angle))]
+    out: list[Proposal] = []
+    taken = list(dets)
+    for p in found:
+        boxes = tuple(b for b in p.boxes if _inside(b, image_size) and covered_share(b, taken) <= COVERED)
+        if boxes:
+            out.append(replace(p, boxes=boxes))
+            taken.append(Detection(boxes[0], "", 1.0))
+    return out[:MAX_PROPOSALS]
+
+
+Top = tuple[tuple[str, float], ...]
+
+
+def first_look_namer(classifier: Any) -> Namer:
+    """A `TileClassifier`'s `classify_top` (second look included) on the places its first look finds
+    promising (`PROMISING`); the others, most of them table, get no choices."""
+    def name(rgb: np.ndarray, boxes: list[Box]) -> list[Top]:
+        if not boxes:
+            return []
+        probs = classifier(np.stack([crop_tile(rgb, b) for b in boxes]))
+        best = probs[:, tile_columns(classifier.names)].max(axis=1)
+        keep = [i for i, p in enumerate(best) if p >= PROMISING]
+        out: list[Top] = [()] * len(boxes)
+        for i, top in zip(keep, classifier.classify_top(rgb, [boxes[i] for i in keep]) if keep else []):
+            out[i] = top
+        return out
+
+    return name
+
+
+def named_gap(proposal: Proposal, tops: Sequence[Top], sure: float = GAP_SURE) -> Detection | None:
+    """The tile the classifier names surest at one of a proposal's places (`tops`, one per place), or None:
+    unsure, `none`, or a back in a hole between face-up tiles (an 暗杠's back lies at its end or beside a back)."""
+    best = max(((box, top) for box, top in zip(proposal.boxes, tops) if top), key=lambda bt: bt[1][0][1], default=None)
+    if best is None:
+        return None
+    box, top = best
+    code, p = top[0]
+    if code == NO_TILE or p < sure or (code == BACK and not proposal.beside_back):
+        return None
+    return Detection(box, code, tile_confidence(GAP_BOX_SCORE, p), tuple(top))
+
+
+def gap_tiles(rgb: np.ndarray, dets: Sequence[Detection], name: Namer, sure: float = GAP_SURE,
+              rounds: int = ROUNDS) -> list[Detection]:
+    """The tiles the classifier (`name`) surely sees where the rows of `dets` lack one (`proposals`); the
+    rows with those tiles are looked at again, `rounds` times in all (two tiles missed side by side)."""
+    size = (int(rgb.shape[1]), int(rgb.shape[0]))
+    kept: list[Detection] = []
+    tried: list[Detection] = []
+    for _ in range(rounds):
+        found = [p for p in proposals([*dets, *kept], size) if covered_share(p.box, tried) <= COVERED]
+        if not found:
+            break
+        tried += [Detection(p.box, "", 0.0) for p in found]
+        named = name(rgb, [b for p in found for b in p.boxes])
+        tops, at = [], 0
+        for p in found:
+            tops.append(named[at : at + len(p.boxes)])
+            at += len(p.boxes)
+        new = [d for d in (named_gap(p, t, sure) for p, t in zip(found, tops)) if d is not None]
+        added = 0
+        for d in sorted(new, key=lambda d: -d.conf):
+            if covered_share(d.box, kept) <= COVERED:  # two proposals in one place (a hole and an end): the surer
+                kept.append(d)
+                added += 1
+        if not added:
+            break
+    return sorted(kept, key=lambda d: (d.cx, d.cy))
