@@ -42,11 +42,6 @@ STD = np.array([0.25, 0.25, 0.25], dtype=np.float32)
 #: How many of its likeliest classes the classifier gives each box (`classify_top`): the layout's
 #: legal-round decoding may take a lesser one when only it makes the hand a win (issue 22).
 TOP_CHOICES = 3
-#: Intra-op threads of the classifier's session unless told: its batches are small (15 crops of a photo,
-#: 3 ms on one thread), and a second thread, waited for at every layer, cost more than it gave whenever
-#: another program held a core (2 shared cores, 40 photos interleaved with `mahjong-detector`: `vision.detect`
-#: 53–60 → 38–45 ms under load, even when the machine was quiet; 2026-12-05).
-CLASSIFIER_THREADS = 1
 #: The classifier's extra class: the box holds no tile of the game.
 NO_TILE = "none"
 CLASSIFIER_NAMES: tuple[str, ...] = (*CLASS_NAMES, NO_TILE)
@@ -113,9 +108,10 @@ class TileClassifier:
     """The ONNX crop classifier (34 tiles + `back`, and `none` in models that learnt it)."""
 
     def __init__(self, model_path: str | Path, threads: int | None = None) -> None:
-        """`threads`: intra-op threads (None: `CLASSIFIER_THREADS`)."""
+        """`threads`: intra-op threads (None: one per physical core; one thread was slower in every run of
+        40 photos taken in turn with two, 2 shared cores, 2026-12-05)."""
         path = Path(model_path)
-        self.session = open_session(path, threads or CLASSIFIER_THREADS, "牌面分类模型", "tile classifier")
+        self.session = open_session(path, threads, "牌面分类模型", "tile classifier")
         self.input_name = self.session.get_inputs()[0].name
         self.path = path
         raw = self.session.get_modelmeta().custom_metadata_map.get("names", "")
