@@ -1,8 +1,9 @@
 """Latency, photo file → tile list, of our detector vs the PyPI `mahjong-detector` package.
 
 Like with like: both sides start from the photo's file and end with the tile names, so both include
-decoding it (both with Pillow). Both run in the same process, in turn on each photo (so the load of a
-shared machine and its thermal state affect both alike); `--runs N` repeats the whole pass and prints
+decoding it (Pillow for theirs; OpenCV for our JPEGs, the same pixels). Both run in the same process, in
+turn on each photo, who goes first alternating (so the load of a shared machine, its thermal state and
+the other's thread pool affect both alike); `--runs N` repeats the whole pass and prints
 each run's medians and ratio ours / theirs, then the ratios' spread. `--stages` also prints where our
 time goes (median ms per photo of each step of `vision.detect`; its total without decoding is what a
 photo already in memory costs). Bench-only: `mahjong-detector` (MIT, ships its own ONNX model, so it
@@ -85,16 +86,20 @@ def print_stages(detector: Any, files: list[Path]) -> None:
 
 def one_run(ours: Callable[[Path], Any], theirs: Callable[[str], Any] | None,
             files: list[Path]) -> tuple[list[float], list[float]]:
-    """Seconds per photo, ours then theirs on each photo in turn."""
+    """Seconds per photo, both on each photo in turn; who goes first alternates from photo to photo, so
+    each follows the other as often as itself (the one right after the other paid for the other's
+    onnxruntime threads still spinning: up to 2× its time on 2 cores, 2026-12-05)."""
     t_ours, t_theirs = [], []
-    for f in files:
-        t0 = time.perf_counter()
-        [d.tile for d in ours(f)]
-        t_ours.append(time.perf_counter() - t0)
-        if theirs:
+    for i, f in enumerate(files):
+        for side in ("ours", "theirs") if i % 2 == 0 else ("theirs", "ours"):
+            if side == "theirs" and theirs is None:
+                continue
             t0 = time.perf_counter()
-            theirs(str(f))
-            t_theirs.append(time.perf_counter() - t0)
+            if side == "ours":
+                [d.tile for d in ours(f)]
+            else:
+                theirs(str(f))
+            (t_ours if side == "ours" else t_theirs).append(time.perf_counter() - t0)
     return t_ours, t_theirs
 
 
@@ -123,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     ours(files[0])  # warm-up both (session creation is not part of per-photo latency)
     if detect_tiles:
         detect_tiles(str(files[0]))
-    print(f"photos: {len(files)}, file → tiles (decoding included on both sides)")
+    print(f"photos: {len(files)}, file → tiles (decoding included on both sides), taken in turn")
     ratios = []
     for run in range(1, args.runs + 1):
         t_ours, t_theirs = one_run(ours, detect_tiles, files)

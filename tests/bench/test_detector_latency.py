@@ -22,7 +22,7 @@ def test_each_run_prints_its_medians_and_the_ratios_spread(photos, capsys) -> No
     pytest.importorskip("mahjong_detector")
     assert load_bench("detector_latency").main([str(photos), "--runs", "2"]) == 0
     out = capsys.readouterr().out
-    assert "photos: 3, file → tiles (decoding included on both sides)" in out
+    assert "photos: 3, file → tiles (decoding included on both sides), taken in turn" in out
     runs = [line for line in out.splitlines() if line.startswith("run ")]
     assert len(runs) == 2 and all("ratio ours/theirs" in line for line in runs)
     assert "ratio ours/theirs over 2 run(s): median" in out
@@ -43,3 +43,12 @@ def test_stages_say_where_the_time_of_one_detect_goes(photos) -> None:
 def test_no_photos_is_refused(tmp_path, capsys) -> None:
     assert load_bench("detector_latency").main([str(tmp_path)]) == 2
     assert "no photos found" in capsys.readouterr().err
+
+
+def test_who_goes_first_alternates_so_each_follows_the_other_as_often_as_itself(tmp_path) -> None:
+    calls: list[str] = []
+    ours = lambda f: calls.append(f"ours {Path(f).name}") or []  # noqa: E731
+    theirs = lambda f: calls.append(f"theirs {Path(f).name}")  # noqa: E731
+    t_ours, t_theirs = load_bench("detector_latency").one_run(ours, theirs, [tmp_path / "a", tmp_path / "b"])
+    assert calls == ["ours a", "theirs a", "theirs b", "ours b"]
+    assert len(t_ours) == len(t_theirs) == 2
