@@ -1,7 +1,9 @@
-"""Drawing on the 标注 canvas with a finger: the canvas component draws a box only for a mouse's left
-button (a touch has none), so touches on the canvas are handed to it as mouse events (one finger;
-pinching and scrolling elsewhere on the page are left alone). Plain JS in an `st.components.v2`
-component, no network."""
+"""Drawing and moving boxes on the 标注 canvas with a finger: the canvas component draws a box only for a
+mouse's left button (a touch has none), so touches on the canvas are handed to it as mouse events (one
+finger; pinching and scrolling elsewhere on the page are left alone). The same events serve 移动, the
+canvas' transform mode: fabric picks the box under the finger, follows the finger on the document and
+lets go on mouseup, exactly as for a mouse (the boxes' corner handles are made fingertip-sized instead
+of relying on fabric's touch-only sizes). Plain JS in an `st.components.v2` component, no network."""
 
 from __future__ import annotations
 
