@@ -187,7 +187,8 @@ def tools_part(draft: Any, entries: MutableMapping[str, Any], pick: Slot | None,
             draft.hand.pop(pick.index)
             return True
         if pick.kind in (WIN, INDICATOR):
-            entries.pop("win_tile" if pick.kind == WIN else "indicator", None)
+            entries["win_tile" if pick.kind == WIN else "indicator"] = None  # emptied, not forgotten: the draft
+            # puts back a value the session lost (another page was shown), and must not put this one back
             return True
         return False
 

@@ -93,3 +93,14 @@ def test_a_value_the_player_cleared_himself_stays_cleared(data_dir: Path) -> Non
     state["win_tile"] = None  # … then the player emptied it
     restore_entries(d, state)
     assert state["win_tile"] is None
+
+
+def test_a_winning_tile_deleted_from_the_row_stays_deleted(data_dir: Path) -> None:
+    at = AppTest.from_file(MAIN, default_timeout=30).run()
+    tap(at, *(f"pal_{c}" for c in HAND.split()), "tile_win", "pal_5z", "tile_ind", "pal_9m")
+    tap(at, "tile_win", "remove_sel")  # pick 胡 in the row, 删除
+    assert at.selectbox(key="win_tile").value is None
+    at.run()
+    open_page(at, "ledger")
+    open_page(at, "score")
+    assert at.selectbox(key="win_tile").value is None and at.selectbox(key="indicator").value == "9m"
