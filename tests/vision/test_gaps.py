@@ -79,13 +79,15 @@ class Classifier:
 
 
 class Detector:
-    """A two-stage detector whose YOLO stage finds the boxes `boxes` (each at box score 0.9)."""
+    """A two-stage detector whose YOLO stage finds the boxes of `dets`, each at box score 0.9 or its `scores`."""
 
-    def __init__(self, dets: list[Detection], classifier: Classifier) -> None:
+    def __init__(self, dets: list[Detection], classifier: Classifier, scores: dict[int, float] | None = None) -> None:
         self.dets, self.classifier = dets, classifier
+        self.scores = np.array([(scores or {}).get(i, 0.9) for i in range(len(dets))])
 
     def find_boxes(self, rgb: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return np.array([d.box for d in self.dets]), np.full(len(self.dets), 0.9), np.zeros(len(self.dets), int)
+        keep = self.scores >= conf
+        return np.array([d.box for d in self.dets])[keep], self.scores[keep], np.zeros(int(keep.sum()), int)
 
     def _classify(self, rgb: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> list[Detection]:
         by_box = {d.box: d for d in self.dets}
@@ -154,9 +156,12 @@ def one_row_round(meld_gap: float = 0.8) -> list[tuple[Box, str]]:
     return [*row(["9m"], x0=200, y=40), *row([*HAND, "+0.7", "7s", f"+{meld_gap}", "5z", "5z", "5z"])]
 
 
-def read(tiles: list[tuple[Box, str]], missed: set[int] = frozenset(), lie: str | None = None):  # noqa: ANN201
+def read(tiles: list[tuple[Box, str]], missed: set[int] = frozenset(), lie: str | None = None,
+         scores: dict[int, float] | None = None, undrawn: list[tuple[Box, str]] = ()):  # noqa: ANN201
+    """`jingsuan read` of the drawn `tiles`; the detector also boxes `undrawn` (table, no tile)."""
     rgb = photo(tiles)
-    levels = DetectionLevels(Detector(found(tiles, missed), Classifier(tiles, lie)), rgb, WEAK_FLOOR)
+    boxed = [*tiles, *undrawn]
+    levels = DetectionLevels(Detector(found(boxed, missed), Classifier(boxed, lie), scores), rgb, WEAK_FLOOR)
     return read_layout(levels.at, 0.25, (rgb.shape[1], rgb.shape[0]))[1]
 
 
@@ -172,3 +177,16 @@ def test_a_round_that_adds_up_takes_no_gap_tile_even_where_the_classifier_sees_o
     assert sorted(a.hand) == sorted(HAND) and a.win_tile == "7s"
     assert [(m["type"], m["tiles"]) for m in a.melds] == [("peng", "555z")]
     assert not any(q["code"] == "weak_added" for q in a.questions)
+
+
+def test_a_lone_indicator_the_detector_boxed_only_faintly_is_named_and_asked_about() -> None:
+    a = read(one_row_round(), scores={0: 0.01})  # the indicator's box scores under every floor of the second look
+    assert a.indicator == "9m" and sorted(a.hand) == sorted(HAND) and a.win_tile == "7s"
+    assert any(q["code"] == "weak_added" for q in a.questions)
+
+
+def test_a_faint_box_on_the_table_is_not_a_tile() -> None:
+    tiles = one_row_round()[1:]  # no indicator in the photo
+    cloth = ((600.0, 40.0, 630.0, 80.0), "9m")  # a faint box with nothing under it
+    a = read(tiles, scores={len(tiles): 0.01}, undrawn=[cloth])
+    assert a.indicator is None and not any(q["code"] == "weak_added" for q in a.questions)

@@ -11,6 +11,9 @@ A gap tile has no box score of its own: it scores `tile_confidence(GAP_BOX_SCORE
 threshold, so `layout.read_layout` holds it back like a faint box and takes it in only when the round
 lacks a tile: a gap between meld groups or before the winning tile stays a gap unless the count demands it.
 Gaps next to a sideways (claimed) tile are a meld's and never proposed.
+
+`faint_tiles` does the same for boxes the detector drew but scored under the second look's floor
+(down to `FAINT_FLOOR`): a lone indicator is often boxed at 0.003–0.03 and named at 0.9 or more.
 """
 
 from __future__ import annotations
@@ -51,6 +54,14 @@ GAP_BOX_SCORE = 0.1
 COVERED = 0.3
 #: A place whose first look gives no tile this probability is table: it gets no second look (`first_look_namer`).
 PROMISING = 0.3
+#: Boxes the detector scored this low, under the second look's floor, are also tried (`faint_tiles`) …
+FAINT_FLOOR = 0.003
+#: … at most this many, surest first, …
+FAINT_TRIES = 8
+#: … and kept when the classifier gives their tile at least this probability (tuning split).
+FAINT_SURE = 0.8
+#: … a box longer than this many times its width is no tile.
+FAINT_ASPECT = 2.0
 #: Looks at the rows in all: a second one with the first look's gap tiles in place.
 ROUNDS = 2
 #: Proposals named at most per photo (holes first, then row ends).
@@ -242,3 +253,30 @@ def gap_tiles(rgb: np.ndarray, dets: Sequence[Detection], name: Namer, sure: flo
         if not added:
             break
     return sorted(kept, key=lambda d: (d.cx, d.cy))
+
+
+def faint_tiles(rgb: np.ndarray, dets: Sequence[Detection], boxes: np.ndarray, scores: np.ndarray, name: Namer,
+                sure: float = FAINT_SURE) -> list[Detection]:
+    """Tiles in boxes the detector scored under the second look's floor (`boxes`, `scores`): the FAINT_TRIES
+    surest of those about one tile's size (as `dets`' boxes) lying where no detection is, kept when the
+    classifier names a face surely (`sure`): a lone indicator the detector barely boxed, a blank 白板."""
+    if not len(dets) or not len(boxes):
+        return []
+    usual = float(np.median([d.width * d.height for d in dets]))
+    tried: list[Detection] = []
+    for i in np.argsort(-np.asarray(scores), kind="stable"):
+        x1, y1, x2, y2 = (float(v) for v in boxes[i])
+        w, h = x2 - x1, y2 - y1
+        if w <= 0 or h <= 0 or not SMALLEST * usual <= w * h <= LARGEST * usual or max(w, h) > FAINT_ASPECT * min(w, h):
+            continue
+        if covered_share((x1, y1, x2, y2), [*dets, *tried]) <= COVERED:
+            tried.append(Detection((x1, y1, x2, y2), "", float(scores[i])))
+            if len(tried) == FAINT_TRIES:
+                break
+    if not tried:
+        return []
+    out = []
+    for d, top in zip(tried, name(rgb, [d.box for d in tried])):
+        if top and top[0][0] not in (NO_TILE, BACK) and top[0][1] >= sure:
+            out.append(Detection(d.box, top[0][0], tile_confidence(GAP_BOX_SCORE, top[0][1]), tuple(top)))
+    return out

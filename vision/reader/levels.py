@@ -5,8 +5,9 @@ again down to `layout.WEAK_FLOOR`. Run twice, the detector would find its boxes 
 again, many of them table; here the YOLO stage runs once, down to the floor, and the classifier names
 the boxes the threshold can pass first, then, if asked, at most `MAX_WEAK` of the others that no
 named box covers, surest first, and the tiles the rows' geometry says were missed (`gaps.gap_tiles`:
-a box where a row has a hole one tile wide, or past its ends, kept when the classifier is sure of its
-tile; held back like the faint boxes, they count only when the round lacks a tile). The boxes named at
+a box where a row has a hole one tile wide, or past its ends, and boxes scored under the floor lying
+alone (`gaps.faint_tiles`), each kept when the classifier is sure of its tile; held back like the faint
+boxes, they count only when the round lacks a tile). The boxes named at
 the threshold are the detector's own at that threshold: greedy NMS keeps a box whatever weaker boxes
 lie under it.
 """
@@ -20,7 +21,7 @@ import numpy as np
 from vision.reader.boxes import iou_matrix
 from vision.reader.detection import Detection
 from vision.reader.detector import BOX_THRESHOLD, BOX_WEIGHT, drop_covered
-from vision.reader.gaps import first_look_namer, gap_tiles
+from vision.reader.gaps import FAINT_FLOOR, faint_tiles, first_look_namer, gap_tiles
 
 #: Weak boxes named at most on the second look (surest box scores first).
 MAX_WEAK = 12
@@ -47,8 +48,9 @@ class DetectionLevels:
         """The photo's detections of confidence ≥ `conf` (below the first threshold asked: up to MAX_WEAK more)."""
         if self.detector.classifier is None:  # a single-stage model names its boxes itself
             return self.detector(self.rgb, conf=conf)
-        if self._boxes is None:
-            self._boxes, self._scores, _ = self.detector.find_boxes(self.rgb, box_floor(min(conf, self.floor)))
+        if self._boxes is None:  # with gap filling, down to the faint boxes (`gaps.faint_tiles`)
+            lowest = box_floor(min(conf, self.floor))
+            self._boxes, self._scores, _ = self.detector.find_boxes(self.rgb, min(lowest, FAINT_FLOOR) if self.fill_gaps else lowest)
         assert self._scores is not None
         if not self._named:
             sure = self._scores >= box_floor(conf)
@@ -59,7 +61,7 @@ class DetectionLevels:
         first = self._named[first_conf]
         if conf >= first_conf:
             return [d for d in first if d.conf >= conf]
-        rest = self._scores < box_floor(first_conf)
+        rest = (self._scores < box_floor(first_conf)) & (self._scores >= box_floor(conf))
         boxes, scores = self._boxes[rest], self._scores[rest]
         if len(first) and len(boxes):
             keep = iou_matrix(boxes, np.array([d.box for d in first])).max(axis=1) < SAME_TILE
@@ -67,6 +69,9 @@ class DetectionLevels:
         order = np.argsort(-scores, kind="stable")[:MAX_WEAK]
         weak = self.detector._classify(self.rgb, boxes[order], scores[order]) if len(order) else []
         out = drop_covered([*first, *(d for d in weak if d.conf >= conf)])
-        if self.fill_gaps and hasattr(self.detector.classifier, "classify_top"):  # tiles no box found (`gaps`)
-            out += [d for d in gap_tiles(self.rgb, out, first_look_namer(self.detector.classifier)) if d.conf >= conf]
+        if self.fill_gaps and hasattr(self.detector.classifier, "classify_top"):  # tiles boxed faintly or not at all
+            name = first_look_namer(self.detector.classifier)
+            faint = self._scores < box_floor(conf)
+            out += [d for d in faint_tiles(self.rgb, out, self._boxes[faint], self._scores[faint], name) if d.conf >= conf]
+            out += [d for d in gap_tiles(self.rgb, out, name) if d.conf >= conf]
         return sorted(out, key=lambda d: (d.cx, d.cy))
