@@ -11,7 +11,7 @@ import pytest
 
 from vision.reader.classifier import MEAN, STD, to_blob
 from vision.reader.detector import DEFAULT_CLASSIFIER, DEFAULT_MODEL, TileDetector
-from vision.reader.session import session_options
+from vision.reader.session import SPIN_MICROSECONDS, session_options
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
@@ -144,13 +144,16 @@ def test_the_classifier_blob_is_the_crops_normalised_as_in_training():
     assert blob.flags["C_CONTIGUOUS"] and blob.dtype == np.float32 and np.allclose(blob, reference, atol=1e-5)
 
 
-def test_the_readers_sessions_do_not_spin_and_use_one_thread_per_physical_core_unless_told():
+def test_the_readers_sessions_spin_briefly_and_never_past_a_run_with_one_thread_per_physical_core():
     opts = session_options()
-    assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "1"
+    assert opts.get_session_config_entry("session.intra_op.spin_duration_us") == str(SPIN_MICROSECONDS)
+    assert opts.get_session_config_entry("session.force_spinning_stop") == "1"  # the next step gets the core
     assert opts.intra_op_num_threads == 0  # onnxruntime's default: one per physical core
     assert opts.execution_mode == ort.ExecutionMode.ORT_SEQUENTIAL
     assert opts.graph_optimization_level == ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     assert session_options(threads=1).intra_op_num_threads == 1
+    assert session_options(spinning=False).get_session_config_entry("session.intra_op.allow_spinning") == "0"
 
 
 def test_the_letterbox_shrinks_a_photo_linearly_as_the_training_photos_were():
