@@ -68,8 +68,6 @@ class RoundDraft:
     #: The widgets' values of the round (`ENTRY_KEYS`) as the page last drew them: Streamlit forgets a widget's
     #: value while its page is not drawn, the draft does not.
     entries: dict[str, Any] = field(default_factory=dict)
-    #: The values were put in by the app (a round taken back or loaded) and the browser may not show them yet.
-    entries_unsent: bool = False
 
     def touched(self) -> None:
         """The round changed: an earlier result, refusal or question no longer holds."""
@@ -334,15 +332,13 @@ def load_round(doc: Mapping[str, Any], round_id: int) -> tuple[RoundDraft, dict[
 def remember_entries(draft: RoundDraft, values: Mapping[str, Any]) -> None:
     """Keep the widgets' values of the round in the draft, as the page has just drawn them."""
     draft.entries = {key: values[key] for key in ENTRY_KEYS if key in values}
-    draft.entries_unsent = False
 
 
 def restore_entries(draft: RoundDraft, state: MutableMapping[str, Any]) -> None:
-    """Give the widgets back the round's values the session lost: all of them after another page was shown,
-    and — while the browser may not have drawn values the app put in — one it sent back empty: a tap that
-    lands while the page is still being redrawn sends the old, empty value of a widget not redrawn yet."""
+    """Give the widgets back the round's values the session lost while another page was shown (a value the
+    player emptied is None, not missing, and stays empty)."""
     for key, value in draft.entries.items():
-        if key not in state or (draft.entries_unsent and state.get(key) is None and value is not None):
+        if key not in state:
             state[key] = value
 
 

@@ -114,7 +114,7 @@ def start_round(new: RoundDraft, entries: dict[str, Any] | None = None) -> None:
     ss[logic.DRAFT_KEY] = new
     for key, value in (entries or {}).items():
         ss[key] = value
-    new.entries, new.entries_unsent = dict(entries or {}), bool(entries)  # kept until the page has drawn them
+    new.entries = dict(entries or {})
 
 
 def entries() -> dict[str, Any]:
@@ -149,10 +149,8 @@ def photo_part(d: RoundDraft, table: TableInfo) -> None:
         if problem:
             ss[PROBLEM_KEY] = problem
         d.reading = read_photo(data, logic.table_options(table), **({"memory": memory} if memory else {}))
-        read = logic.apply_reading(d, d.reading)
-        for name, value in read.items():
+        for name, value in logic.apply_reading(d, d.reading).items():
             ss[name] = value
-        d.entries, d.entries_unsent = {**d.entries, **read}, True  # kept until drawn (a tap may cut the redraw short)
     reading = d.reading
     if reading is None:
         return
@@ -319,7 +317,6 @@ def settle_round(doc: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None
 
 def do_settle(d: RoundDraft, table: TableInfo) -> None:
     """结算: a question when something is not said yet, else the settlement or why the hand cannot win."""
-    logic.restore_entries(d, st.session_state)  # a tap during a redraw sends widgets' old values
     d.touched()
     try:
         doc = logic.build_round(d, entries(), table)
@@ -347,7 +344,6 @@ def settle_as_false_win(d: RoundDraft) -> None:
 
 def confirm(d: RoundDraft, ledger: Ledger, table: TableInfo) -> None:
     """确认记账: into the ledger, then a clean round (the table and the ledger's next dealer kept)."""
-    logic.restore_entries(d, st.session_state)
     before = entries()
     rid = None
     memory_part(d, table, confirmed=True)  # every tile of the photo's read hand is confirmed now
