@@ -17,8 +17,10 @@ cleaned photos under `DIR/cleaned`), so that a candidate model is chosen on `DIR
 `jingsuan eval` and the unseen shoots stay a check.
 
 `--gaps` also reads each photo with the tiles its rows' geometry says the detector missed
-(`vision.reader.gaps`), each counted at its class probability: the classifier's word alone, without
-the round's count that `jingsuan read` also asks for (a photo of a wall of tiles has no count).
+(`vision.reader.gaps.gap_tiles`), then also with the faint boxes lying alone (`faint_tiles`), each
+counted at its class probability: the classifier's word alone, without the round's count that
+`jingsuan read` also asks for (a photo of a wall or heap of tiles has no count, and its unlabelled
+discards are then counted as extra boxes).
 """
 
 from __future__ import annotations
@@ -39,17 +41,27 @@ from bench.unseen_shoots import named_detector, reader_arguments, source_with_sp
 CONF = 0.25
 
 
-def gap_filled(det: Any) -> Callable[[Path], list[Any]]:
-    """A reader for `evaluate`: the detections of a photo down to 0.001, and the tiles the rows of those
-    over CONF lack (`gaps.gap_tiles`), each at its class probability."""
-    from vision.reader.gaps import first_look_namer, gap_tiles
+def gap_filled(det: Any, faint_too: bool = True) -> Callable[[Path], list[Any]]:
+    """A reader for `evaluate`: the detections of a photo down to 0.001, with the tiles the reader's second
+    look adds to those over CONF (`gaps.faint_tiles` in boxes scored under its floor, unless not `faint_too`,
+    then `gaps.gap_tiles` where the rows lack one), each at its class probability (a faint tile in place of
+    its weak detection)."""
+    from vision.reader.gaps import FAINT_FLOOR, faint_tiles, first_look_namer, gap_tiles
     from vision.reader.image import load_image
+    from vision.reader.layout import WEAK_FLOOR
+    from vision.reader.levels import box_floor
 
     def read(path: Path) -> list[Any]:
         rgb = load_image(path)
         dets = det(rgb, conf=0.001)
-        found = gap_tiles(rgb, [d for d in dets if d.conf >= CONF], first_look_namer(det.classifier))
-        return [*dets, *(replace(d, conf=d.alternatives[0][1]) for d in found)]
+        sure = [d for d in dets if d.conf >= CONF]
+        name = first_look_namer(det.classifier)
+        boxes, scores, _ = det.find_boxes(rgb, FAINT_FLOOR)
+        under = scores < box_floor(WEAK_FLOOR)
+        faint = faint_tiles(rgb, sure, boxes[under], scores[under], name) if faint_too else []
+        found = [*faint, *gap_tiles(rgb, [*sure, *faint], name)]
+        taken = {d.box for d in faint}
+        return [*(d for d in dets if d.box not in taken), *(replace(d, conf=d.alternatives[0][1]) for d in found)]
 
     return read
 
@@ -80,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = [*groups.items(), ("all unseen shoots", sorted(unseen)), ("shoots train also has", seen)]
         readers: dict[str, Callable[[Path], list[Any]]] = {"": lambda p: det(p, conf=0.001)}
         if args.gaps and det.classifier is not None:
-            readers["+ gaps"] = gap_filled(det)
+            readers["+ gaps"] = gap_filled(det, faint_too=False)
+            readers["+ gaps + faint"] = gap_filled(det)
         for i, (name, photos) in enumerate(rows):
             if not photos:
                 continue
