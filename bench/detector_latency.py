@@ -3,7 +3,8 @@
 Like with like: both sides start from the photo's file and end with the tile names, so both include
 decoding it (Pillow for theirs; OpenCV for our JPEGs, the same pixels). Both run in the same process, in
 turn on each photo, who goes first alternating (so the load of a shared machine, its thermal state and
-the other's thread pool affect both alike); `--runs N` repeats the whole pass and prints
+the other's thread pool affect both alike; `--settle MS` pauses after each call so that neither starts
+while the other's threads still spin); `--runs N` repeats the whole pass and prints
 each run's medians and ratio ours / theirs, then the ratios' spread. `--stages` also prints where our
 time goes (median ms per photo of each step of `vision.detect`; its total without decoding is what a
 photo already in memory costs). Bench-only: `mahjong-detector` (MIT, ships its own ONNX model, so it
@@ -85,10 +86,11 @@ def print_stages(detector: Any, files: list[Path]) -> None:
 
 
 def one_run(ours: Callable[[Path], Any], theirs: Callable[[str], Any] | None,
-            files: list[Path]) -> tuple[list[float], list[float]]:
+            files: list[Path], settle: float = 0.0) -> tuple[list[float], list[float]]:
     """Seconds per photo, both on each photo in turn; who goes first alternates from photo to photo, so
     each follows the other as often as itself (the one right after the other paid for the other's
-    onnxruntime threads still spinning: up to 2× its time on 2 cores, 2026-12-05)."""
+    onnxruntime threads still spinning: up to 2× its time on 2 cores, 2026-12-05). `settle`: seconds of
+    pause after each call, untimed, so that neither starts while the other's threads still spin."""
     t_ours, t_theirs = [], []
     for i, f in enumerate(files):
         for side in ("ours", "theirs") if i % 2 == 0 else ("theirs", "ours"):
@@ -100,6 +102,8 @@ def one_run(ours: Callable[[Path], Any], theirs: Callable[[str], Any] | None,
             else:
                 theirs(str(f))
             (t_ours if side == "ours" else t_theirs).append(time.perf_counter() - t0)
+            if settle:
+                time.sleep(settle)
     return t_ours, t_theirs
 
 
@@ -109,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=50)
     ap.add_argument("--runs", type=int, default=1, help="passes over the photos, each with its own ratio")
     ap.add_argument("--stages", action="store_true", help="also print where our time goes, step by step")
+    ap.add_argument("--settle", type=float, default=0.0,
+                    help="ms of untimed pause after each call, so neither pays for the other's spinning threads")
     ap.add_argument("--model", help="our ONNX model (default models/tiles.onnx)")
     args = ap.parse_args(argv)
 
@@ -128,10 +134,11 @@ def main(argv: list[str] | None = None) -> int:
     ours(files[0])  # warm-up both (session creation is not part of per-photo latency)
     if detect_tiles:
         detect_tiles(str(files[0]))
-    print(f"photos: {len(files)}, file → tiles (decoding included on both sides), taken in turn")
+    settled = f", {args.settle:g} ms pause after each" if args.settle else ""
+    print(f"photos: {len(files)}, file → tiles (decoding included on both sides), taken in turn{settled}")
     ratios = []
     for run in range(1, args.runs + 1):
-        t_ours, t_theirs = one_run(ours, detect_tiles, files)
+        t_ours, t_theirs = one_run(ours, detect_tiles, files, args.settle / 1000)
         m_ours = statistics.median(t_ours)
         line = f"run {run}: jingsuan (models/{Path(ours.path).name}, {ours.imgsz}px) median {m_ours * 1000:.1f} ms"
         if t_theirs:

@@ -4,6 +4,7 @@ where our time goes step by step."""
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,12 @@ def test_who_goes_first_alternates_so_each_follows_the_other_as_often_as_itself(
     t_ours, t_theirs = load_bench("detector_latency").one_run(ours, theirs, [tmp_path / "a", tmp_path / "b"])
     assert calls == ["ours a", "theirs a", "theirs b", "ours b"]
     assert len(t_ours) == len(t_theirs) == 2
+
+
+def test_settle_pauses_after_each_call_without_counting_the_pause(tmp_path) -> None:
+    ours = lambda f: []  # noqa: E731
+    theirs = lambda f: None  # noqa: E731
+    t0 = time.perf_counter()
+    t_ours, t_theirs = load_bench("detector_latency").one_run(ours, theirs, [tmp_path / "a"], settle=0.05)
+    assert time.perf_counter() - t0 >= 0.1  # one pause after each of the two calls
+    assert max(t_ours + t_theirs) < 0.05  # neither call's time holds a pause
