@@ -53,7 +53,8 @@ def is_face(rgb: np.ndarray, box: Box) -> bool:
 
 class Classifier:
     """A crop classifier that sees a tile's face in the middle of a crop, named as the drawn photo has it
-    (`truth`): cloth is `none` (its likeliest tile at 0.03), or `lie` names everything."""
+    (`truth`), surer the better the crop fits the tile: cloth is `none` (its likeliest tile at 0.03), or
+    `lie` names everything."""
 
     names = CLASSIFIER_NAMES
 
@@ -63,9 +64,10 @@ class Classifier:
     def classify_top(self, rgb: np.ndarray, boxes: list[Box], k: int = 3) -> list[tuple[tuple[str, float], ...]]:
         out = []
         for box in boxes:
-            code = max(self.truth, key=lambda t: box_iou(t[0], box))[1]
+            fit, code = max((box_iou(t[0], box), t[1]) for t in self.truth)
             sure = self.lie is not None or is_face(rgb, box)
-            out.append(((self.lie or code, 0.95), ("1m", 0.02)) if sure else ((code, 0.03), ("1m", 0.01)))
+            p = 0.95 if self.lie else 0.95 * min(1.0, fit / 0.8)
+            out.append(((self.lie or code, p), ("1m", 0.02)) if sure else ((code, 0.03), ("1m", 0.01)))
         return out
 
     def __call__(self, crops: np.ndarray) -> np.ndarray:
@@ -124,6 +126,16 @@ def test_a_short_row_is_extended_at_its_right_end() -> None:
     rgb = photo(tiles)
     added = gap_tiles(rgb, found(tiles, {5}), namer(tiles))
     assert [d.tile for d in added] == ["7z"] and box_iou(added[0].box, tiles[5][0]) > 0.7
+
+
+def test_a_claimed_tile_missed_at_a_melds_end_is_found_lying_sideways() -> None:
+    standing = row(["4p", "6p"])
+    x = standing[-1][0][2] + 1
+    claimed = ((x, 120.0 + TH - TW, x + TH, 120.0 + TH), "5p")  # 吃 of 5筒, the claimed tile sideways
+    tiles = [*standing, claimed]
+    added = gap_tiles(photo(tiles), found(tiles, {2}), namer(tiles))
+    assert [d.tile for d in added] == ["5p"] and added[0].width > added[0].height
+    assert box_iou(added[0].box, claimed[0]) > 0.8
 
 
 def test_two_tiles_missed_side_by_side_are_both_found() -> None:
