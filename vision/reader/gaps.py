@@ -1,19 +1,21 @@
-"""Tiles the detector missed, found from the rows' geometry (issue 22).
+"""Tiles the detector missed, found from the rows' geometry and from boxes it scored too low (issue 22).
 
-Tiles of a row lie side by side at a regular pitch. Where two standing neighbours of a row lie farther
-apart than `HOLE_MIN` of a tile width, and less than `HOLE_MAX` (a hole one tile wide), a box of the
-neighbours' size is proposed in the hole; so is a box one pitch beyond each end of a row of at least
-`END_ROW` tiles (a row short by one with no hole): touching it, set apart, or lying sideways. Each proposal is cropped from the full-resolution
-photo and named by the classifier as any box is (`TileClassifier.classify_top`); it becomes a tile when
-the classifier names one surely (`GAP_SURE`), never `none`, and `back` only past a row's end or beside a back.
+Tiles of a row lie side by side at a regular pitch. Where two standing neighbours of a row lie
+`HOLE_MIN`–`HOLE_MAX` tile widths apart (a hole one tile wide), boxes of the neighbours' size are proposed
+in the hole; in a hole up to `HOLE2_MAX` wide, one against each neighbour; past each end of a row of at
+least `END_ROW` tiles, one touching it, one set apart (a winning tile) and one lying sideways (a claimed
+tile). Each place is cropped from the full-resolution photo and named by the classifier as any box is
+(`first_look_namer`); a proposal becomes a tile when the classifier names one surely at one of its places
+(`GAP_SURE`), never `none`, and `back` only past a row's end or beside a back (`gap_tiles`). Gaps next to a
+sideways (claimed) tile are a meld's and never proposed.
 
-A gap tile has no box score of its own: it scores `tile_confidence(GAP_BOX_SCORE, p)`, under the reader's
-threshold, so `layout.read_layout` holds it back like a faint box and takes it in only when the round
-lacks a tile: a gap between meld groups or before the winning tile stays a gap unless the count demands it.
-Gaps next to a sideways (claimed) tile are a meld's and never proposed.
+`faint_tiles` does the same for boxes the detector drew but scored under the second look's floor (down
+to `FAINT_FLOOR`): a lone indicator is often boxed at 0.003–0.03 and named at 0.84–0.98.
 
-`faint_tiles` does the same for boxes the detector drew but scored under the second look's floor
-(down to `FAINT_FLOOR`): a lone indicator is often boxed at 0.003–0.03 and named at 0.9 or more.
+Both score `tile_confidence(GAP_BOX_SCORE, p)` (a gap tile has no box score, a faint tile's own would sink
+it under any floor): under the reader's threshold, so `layout.read_layout` holds it back like a faint box and takes it in only when the
+round lacks a tile: a gap between meld groups or before the winning tile stays a gap unless the count
+demands it.
 """
 
 from __future__ import annotations
@@ -67,11 +69,11 @@ ROUNDS = 2
 #: Proposals named at most per photo (holes first, then row ends).
 MAX_PROPOSALS = 16
 
-#: (photo, boxes) → each box's likeliest tile classes with their probabilities, best first.
-Namer = Callable[[np.ndarray, list[tuple[float, float, float, float]]], list[tuple[tuple[str, float], ...]]]
-
-
 Box = tuple[float, float, float, float]
+#: A box's likeliest tile classes with their probabilities, best first (empty: not named).
+Top = tuple[tuple[str, float], ...]
+#: (photo, boxes) → each box's `Top`.
+Namer = Callable[[np.ndarray, list[Box]], list[Top]]
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ class Proposal:
         return self.boxes[0]
 
 
-def _photo_box(u: float, v: float, w: float, h: float, angle: float) -> tuple[float, float, float, float]:
+def _photo_box(u: float, v: float, w: float, h: float, angle: float) -> Box:
     """An axis-aligned box of `w` × `h` pixels centred on row-frame point (u, v)."""
     c, s = math.cos(angle), math.sin(angle)
     x, y = u * c - v * s, u * s + v * c
@@ -192,9 +194,6 @@ def proposals(dets: Sequence[Detection], image_size: tuple[int, int] | None = No
             out.append(replace(p, boxes=boxes))
             taken.append(Detection(boxes[0], "", 1.0))
     return out[:MAX_PROPOSALS]
-
-
-Top = tuple[tuple[str, float], ...]
 
 
 def first_look_namer(classifier: Any) -> Namer:
