@@ -4,12 +4,11 @@
 again down to `layout.WEAK_FLOOR`. Run twice, the detector would find its boxes twice and name every box
 again, many of them table; here the YOLO stage runs once, down to the floor, and the classifier names
 the boxes the threshold can pass first, then, if asked, at most `MAX_WEAK` of the others that no
-named box covers, surest first, and the tiles the rows' geometry says were missed (`gaps.gap_tiles`:
-a box where a row has a hole one tile wide, or past its ends, and boxes scored under the floor lying
-alone (`gaps.faint_tiles`), each kept when the classifier is sure of its tile; held back like the faint
-boxes, they count only when the round lacks a tile). The boxes named at
-the threshold are the detector's own at that threshold: greedy NMS keeps a box whatever weaker boxes
-lie under it.
+named box covers, surest first; with `fill_gaps`, also the tiles no box brought (`vision.reader.gaps`:
+a box where a row has a hole or ends short, `gap_tiles`, and a box scored under the floor lying alone,
+`faint_tiles`), each kept when the classifier is sure of its tile and held back like the faint boxes,
+so that it counts only when the round lacks a tile. The boxes named at the threshold are the detector's
+own at that threshold: greedy NMS keeps a box whatever weaker boxes lie under it.
 """
 
 from __future__ import annotations
@@ -38,14 +37,15 @@ class DetectionLevels:
     """The detections of one photo at any threshold down to `floor`, from one YOLO pass."""
 
     def __init__(self, detector: Any, rgb: np.ndarray, floor: float, fill_gaps: bool = True) -> None:
-        """`fill_gaps`: below the first threshold, also give the tiles the rows' geometry says were missed."""
+        """`fill_gaps`: below the first threshold, also give the tiles no box brought (`gaps`)."""
         self.detector, self.rgb, self.floor, self.fill_gaps = detector, rgb, floor, fill_gaps
         self._boxes: np.ndarray | None = None
         self._scores: np.ndarray | None = None
         self._named: dict[float, list[Detection]] = {}
 
     def at(self, conf: float) -> list[Detection]:
-        """The photo's detections of confidence ≥ `conf` (below the first threshold asked: up to MAX_WEAK more)."""
+        """The photo's detections of confidence ≥ `conf` (below the first threshold asked: up to MAX_WEAK more,
+        and the gap and faint tiles)."""
         if self.detector.classifier is None:  # a single-stage model names its boxes itself
             return self.detector(self.rgb, conf=conf)
         if self._boxes is None:  # with gap filling, down to the faint boxes (`gaps.faint_tiles`)
