@@ -49,6 +49,7 @@ class TileBank:
     family: str
     crops: dict[str, list[np.ndarray]] = field(default_factory=dict)
     cloth: list[np.ndarray] = field(default_factory=list)
+    plain: list[np.ndarray] = field(default_factory=list)  # table colour, for when no photo has a free patch
 
     @property
     def kinds(self) -> set[str]:
@@ -145,15 +146,28 @@ def build_banks(photos: Sequence[Path], seed: int = 0,
         patch = _free_patch(img, boxes, rng)
         if patch is not None and min(patch.shape[:2]) >= 60 and (tiles_in is None or tiles_in(patch) == 0):
             bank.cloth.append(patch)
+        elif not bank.plain:
+            bank.plain.append(_plain_cloth(img, boxes, rng))
     return share_cloth(banks)
 
 
+def _plain_cloth(img: np.ndarray, boxes: Sequence[tuple[float, float, float, float]], rng: random.Random) -> np.ndarray:
+    """A table-coloured patch for a photo with no free rectangle: the median colour outside its boxes, with grain."""
+    mask = np.ones(img.shape[:2], bool)
+    for x1, y1, x2, y2 in boxes:
+        mask[max(0, int(y1)) : max(0, int(y2)), max(0, int(x1)) : max(0, int(x2))] = False
+    colour = np.median(img[mask] if mask.any() else img.reshape(-1, 3), axis=0)
+    noise = np.random.default_rng(rng.randrange(1 << 30)).normal(0, 6, (240, 320, 3))
+    return np.clip(colour + noise, 0, 255).astype(np.uint8)
+
+
 def share_cloth(banks: dict[str, TileBank]) -> dict[str, TileBank]:
-    """A shoot with no free patch of table borrows the cloth of the other shoots given."""
+    """A shoot with no free patch of table borrows the cloth of the other shoots given; when no shoot has
+    one, each lays its tiles on its plain table colour (so a split of crowded photos still composes)."""
     pool = [c for b in banks.values() for c in b.cloth]
     for b in banks.values():
         if not b.cloth:
-            b.cloth = list(pool)
+            b.cloth = list(pool) or list(b.plain) or [c for o in banks.values() for c in o.plain]
     return banks
 
 
