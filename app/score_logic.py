@@ -68,6 +68,11 @@ class RoundDraft:
     #: The widgets' values of the round (`ENTRY_KEYS`) as the page last drew them: Streamlit forgets a widget's
     #: value while its page is not drawn, the draft does not.
     entries: dict[str, Any] = field(default_factory=dict)
+    #: 胡 / 翻精 the app filled into an empty selector (the tile row, a photo, a round taken back), until the
+    #: browser has shown them: key → (value, the page drawing from which on the browser may have it).
+    filled: dict[str, tuple[Any, int]] = field(default_factory=dict)
+    #: How many times the page has been drawn with this draft.
+    drawings: int = 0
 
     def touched(self) -> None:
         """The round changed: an earlier result, refusal or question no longer holds."""
@@ -340,6 +345,60 @@ def restore_entries(draft: RoundDraft, state: MutableMapping[str, Any]) -> None:
     for key, value in draft.entries.items():
         if key not in state:
             state[key] = value
+
+
+#: The selectors the app fills in for the player; he cannot empty them himself (the tile row's 删除 does that).
+FILLED_BY_APP = ("win_tile", "indicator")
+
+
+def note_filled(draft: RoundDraft, state: Mapping[str, Any], key: str, value: Any, drawing: bool = False) -> None:
+    """The app puts `value` into selector `key` (before the page is drawn, or while it is, `drawing`): a value put
+    into an empty one is kept in the draft until the browser has shown it (`keep_filled`)."""
+    if key not in FILLED_BY_APP:
+        return
+    if value is not None and (state.get(key) is None or key in draft.filled):
+        draft.filled[key] = (value, draft.drawings if drawing else draft.drawings + 1)
+    else:
+        draft.filled.pop(key, None)
+
+
+def keep_filled(draft: RoundDraft, state: MutableMapping[str, Any]) -> None:
+    """Put back a 胡 / 翻精 the app filled in that the browser sent back empty: a tap that lands after the page was
+    drawn but before the browser has shown the whole of it sends the selectors' old, empty values (seen in the
+    by-hand journey: 翻精 tapped in, 结算 at once → "请先选翻精"). Checked only once the page that shows the
+    value was drawn; a value the browser sends back is the browser's."""
+    for key, (value, drawn) in list(draft.filled.items()):
+        if draft.drawings < drawn:
+            continue
+        if state.get(key) is None:
+            state[key] = value
+            draft.filled[key] = (value, draft.drawings + 1)  # shown again by the coming drawing
+        else:
+            del draft.filled[key]
+
+
+class FilledEntries(MutableMapping[str, Any]):
+    """The session's values as the tile row changes them, with what it fills into an empty 胡 / 翻精 noted."""
+
+    def __init__(self, state: MutableMapping[str, Any], draft: RoundDraft) -> None:
+        self.state, self.draft = state, draft
+
+    def __getitem__(self, key: str) -> Any:
+        return self.state[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        note_filled(self.draft, self.state, key, value)
+        self.state[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        self.draft.filled.pop(key, None)
+        del self.state[key]
+
+    def __iter__(self) -> Any:
+        return iter(list(self.state.keys()))
+
+    def __len__(self) -> int:
+        return len(self.state)
 
 
 def clear_entries(entries: MutableMapping[str, Any]) -> None:

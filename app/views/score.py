@@ -113,6 +113,7 @@ def start_round(new: RoundDraft, entries: dict[str, Any] | None = None) -> None:
     logic.clear_entries(ss)
     ss[logic.DRAFT_KEY] = new
     for key, value in (entries or {}).items():
+        logic.note_filled(new, ss, key, value)
         ss[key] = value
     new.entries = dict(entries or {})
 
@@ -150,6 +151,7 @@ def photo_part(d: RoundDraft, table: TableInfo) -> None:
             ss[PROBLEM_KEY] = problem
         d.reading = read_photo(data, logic.table_options(table), **({"memory": memory} if memory else {}))
         for name, value in logic.apply_reading(d, d.reading).items():
+            logic.note_filled(d, ss, name, value, drawing=True)
             ss[name] = value
     reading = d.reading
     if reading is None:
@@ -177,7 +179,8 @@ def questions_part(d: RoundDraft) -> None:
 
 def hand_part(d: RoundDraft) -> None:
     """The photo with tappable numbered boxes and the read hand as tile pictures (app.widgets.read_hand)."""
-    read_hand_part(d, st.session_state, lang=lang(), label=tile_label, clear=(tr("clear"), d.clear_hand))
+    read_hand_part(d, logic.FilledEntries(st.session_state, d), lang=lang(), label=tile_label,
+                   clear=(tr("clear"), d.clear_hand))
 
 
 def memory_part(d: RoundDraft, table: TableInfo, confirmed: bool = False) -> None:
@@ -317,6 +320,7 @@ def settle_round(doc: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None
 
 def do_settle(d: RoundDraft, table: TableInfo) -> None:
     """结算: a question when something is not said yet, else the settlement or why the hand cannot win."""
+    logic.keep_filled(d, st.session_state)  # a tap before the browser showed 胡 / 翻精 sends them empty
     d.touched()
     try:
         doc = logic.build_round(d, entries(), table)
@@ -344,6 +348,7 @@ def settle_as_false_win(d: RoundDraft) -> None:
 
 def confirm(d: RoundDraft, ledger: Ledger, table: TableInfo) -> None:
     """确认记账: into the ledger, then a clean round (the table and the ledger's next dealer kept)."""
+    logic.keep_filled(d, st.session_state)
     before = entries()
     rid = None
     memory_part(d, table, confirmed=True)  # every tile of the photo's read hand is confirmed now
@@ -464,6 +469,8 @@ def render() -> None:
         start_round(*logic.load_round(ledger.round(rid).round_doc, rid))
     d = draft()
     logic.restore_entries(d, ss)  # the round's values, which Streamlit dropped while another page was shown
+    logic.keep_filled(d, ss)
+    d.drawings += 1
     if d.editing_round:
         st.info(tr("editing", seq=ledger.round(d.editing_round).seq))
     photo_part(d, table)

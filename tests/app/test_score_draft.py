@@ -83,3 +83,34 @@ def test_a_winning_tile_deleted_from_the_row_stays_deleted(data_dir: Path) -> No
     open_page(at, "ledger")
     open_page(at, "score")
     assert at.selectbox(key="win_tile").value is None and at.selectbox(key="indicator").value == "9m"
+
+
+def test_a_tap_before_the_browser_showed_the_tapped_in_tile_keeps_it(data_dir: Path) -> None:
+    """胡 or 翻精 tapped in on the row, then the next tap at once: the browser, which has drawn the row but not yet
+    the selectors below it, sends their old empty values with that tap (the by-hand journey's intermittent
+    "请先选胡的那张牌" / "请先选翻精"); the tiles the player tapped in count all the same."""
+    at = AppTest.from_file(MAIN, default_timeout=30).run()
+    tap(at, *(f"pal_{c}" for c in HAND.split()), "tile_win", "pal_5z")
+    at.selectbox(key="win_tile").set_value(None)  # what the browser still shows below the row
+    tap(at, "tile_ind")
+    assert at.button(key="tile_win").label == "白"  # 胡 is still there
+    tap(at, "pal_9m")
+    at.selectbox(key="indicator").set_value(None)
+    tap(at, "settle")
+    assert at.table, [e.value for e in [*at.error, *at.warning]]
+    assert at.selectbox(key="win_tile").value == "5z" and at.selectbox(key="indicator").value == "9m"
+
+
+def test_a_tile_the_browser_has_shown_is_the_browsers() -> None:
+    from app.score_logic import RoundDraft, keep_filled, note_filled
+
+    d = RoundDraft()
+    state: dict[str, object] = {}
+    note_filled(d, state, "indicator", "9m")  # a tap on the row (before the page is drawn)
+    state["indicator"] = "9m"
+    keep_filled(d, state)  # the same run's drawing: not shown yet, nothing to check
+    assert d.filled
+    d.drawings += 1
+    state["indicator"] = "2p"  # the next tap brings the player's own choice from the selector
+    keep_filled(d, state)
+    assert state["indicator"] == "2p" and not d.filled
