@@ -347,7 +347,8 @@ def restore_entries(draft: RoundDraft, state: MutableMapping[str, Any]) -> None:
             state[key] = value
 
 
-#: The selectors the app fills in for the player; he cannot empty them himself (the tile row's 删除 does that).
+#: The selectors the app fills in for the player. Emptying one with its ✕ as the very next tap after the app
+#: filled it looks like the browser's old empty value and is undone once; the tile row's 删除 always works.
 FILLED_BY_APP = ("win_tile", "indicator")
 
 
