@@ -15,7 +15,8 @@ PHOTO_ROWS = [[["9m"]], [["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", 
 
 @pytest.fixture(scope="session")
 def hand_photo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A rendered photo of a winning hand (skips where the tile art is not installed)."""
+    """A rendered photo of a hand: 翻精 九万 above, 123m 456p 789s 11z 55z and a drawn 三万 (no win as drawn; won
+    on 東 it is). Skips where the tile art is not installed."""
     from vision.training.synth import TileArtError, render_layout
 
     try:
