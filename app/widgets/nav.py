@@ -13,7 +13,9 @@ BAR_KEY = "page_bar"
 #: Below this width (CSS pixels) Streamlit folds its navigation into the hidden sidebar.
 NARROW = 768
 BAR_HEIGHT = 60
-#: The widget keys of the ⚙ choices (the sidebar's own are "lang" and its table selectbox).
+#: The widget keys of the ⚙ choices, each followed by the value it shows (the sidebar's own are "lang" and its
+#: table selectbox): a choice made elsewhere makes a new widget instead of the app setting this one's value,
+#: which a tap landing before the browser drew it would send back old, and its on_change would undo the choice.
 LANG_KEY, TABLE_KEY = "lang_quick", "table_quick"
 
 
@@ -41,17 +43,19 @@ def table_and_language() -> None:
     """The sidebar's language and table choices, for a phone whose sidebar is folded away."""
     from app.views.common import current_table, get_ledger, tr
 
-    ss = st.session_state
-    ss[LANG_KEY] = ss.get("lang", "zh")  # shows the app's language, whoever changed it
-    st.radio(tr("language"), ["zh", "en"], format_func=lambda x: "中文" if x == "zh" else "English", key=LANG_KEY,
-             horizontal=True, on_change=_copy, args=(LANG_KEY, "lang"))
+    lang = str(st.session_state.get("lang", "zh"))
+    langs = ["zh", "en"]
+    key = f"{LANG_KEY}_{lang}"
+    st.radio(tr("language"), langs, index=langs.index(lang) if lang in langs else 0, key=key, horizontal=True,
+             format_func=lambda x: "中文" if x == "zh" else "English", on_change=_copy, args=(key, "lang"))
     ledger = get_ledger()
     if ledger is None:
         return
     tables = {tb.id: tb.name for tb in ledger.tables()}
-    ss[TABLE_KEY] = current_table(ledger).id
-    st.selectbox(tr("table"), list(tables), format_func=lambda i: tables.get(i, str(i)), key=TABLE_KEY,
-                 on_change=_copy, args=(TABLE_KEY, "table_id"))
+    table = current_table(ledger).id
+    key = f"{TABLE_KEY}_{table}"
+    st.selectbox(tr("table"), list(tables), index=list(tables).index(table), key=key,
+                 format_func=lambda i: tables.get(i, str(i)), on_change=_copy, args=(key, "table_id"))
 
 
 def page_bar(pages: Sequence[Any], key: str = BAR_KEY, settings: Callable[[], None] | None = table_and_language) -> None:
