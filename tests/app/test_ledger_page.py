@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.ledger import Ledger
 from app.views.ledger import SEAT_COLOURS, excel_csv, json_problem
-from tests.app.test_pages import data_dir, ledger_page, seed  # noqa: F401  (data_dir is a fixture)
+from tests.app.test_pages import ledger_page, seed
 
 
 def totals(at: AppTest) -> dict[str, int]:
@@ -23,7 +23,7 @@ def warnings(at: AppTest) -> str:
     return "\n".join(str(w.value) for w in at.warning)
 
 
-def test_undo_the_last_round_asks_first_and_cancel_keeps_it(data_dir: Path) -> None:  # noqa: F811
+def test_undo_the_last_round_asks_first_and_cancel_keeps_it(data_dir: Path) -> None:
     seed(data_dir)
     at = ledger_page(data_dir)
     before = totals(at)
@@ -38,7 +38,7 @@ def test_undo_the_last_round_asks_first_and_cancel_keeps_it(data_dir: Path) -> N
     assert list(at.dataframe[0].value["局"]) == [1]
 
 
-def test_deleting_a_round_asks_first(data_dir: Path) -> None:  # noqa: F811
+def test_deleting_a_round_asks_first(data_dir: Path) -> None:
     _, ids = seed(data_dir)
     at = ledger_page(data_dir)
     at.selectbox(key="edit_pick").set_value(ids[0]).run()
@@ -49,7 +49,7 @@ def test_deleting_a_round_asks_first(data_dir: Path) -> None:  # noqa: F811
     assert list(at.dataframe[0].value["Σ 小李"]) == [3]
 
 
-def test_broken_round_json_is_explained_in_chinese_with_its_line_and_column(data_dir: Path) -> None:  # noqa: F811
+def test_broken_round_json_is_explained_in_chinese_with_its_line_and_column(data_dir: Path) -> None:
     _, ids = seed(data_dir)
     at = ledger_page(data_dir)
     at.text_area(key=f"edit_json_{ids[0]}").input('{\n "rules": "xingguo"\n "dealer": "E"}').run()
@@ -68,7 +68,7 @@ def test_json_problem_names_the_place_in_either_language() -> None:
         assert json_problem(exc, "en") == "line 1, column 7: Expecting value"
 
 
-def test_csv_export_starts_with_a_bom_so_excel_shows_the_chinese(data_dir: Path) -> None:  # noqa: F811
+def test_csv_export_starts_with_a_bom_so_excel_shows_the_chinese(data_dir: Path) -> None:
     tid, _ = seed(data_dir)
     with Ledger(data_dir / "ledger.sqlite3") as lg:
         data = excel_csv(lg.export_csv(tid))
@@ -78,7 +78,7 @@ def test_csv_export_starts_with_a_bom_so_excel_shows_the_chinese(data_dir: Path)
     assert excel_csv("\ufeffa,b\n") == b"\xef\xbb\xbfa,b\n"  # never two marks
 
 
-def test_the_chart_gives_each_seat_its_own_colour(data_dir: Path) -> None:  # noqa: F811
+def test_the_chart_gives_each_seat_its_own_colour(data_dir: Path) -> None:
     seed(data_dir)
     at = ledger_page(data_dir)
     (chart,) = at.get("vega_lite_chart")
@@ -97,7 +97,7 @@ def a_round(**w_extra: object) -> dict:
     }  # fmt: skip
 
 
-def test_a_peng_without_its_discarder_is_asked_in_player_words(data_dir: Path) -> None:  # noqa: F811
+def test_a_peng_without_its_discarder_is_asked_in_player_words(data_dir: Path) -> None:
     _, ids = seed(data_dir)
     doc = a_round(hand="123m456m789m5s", melds=[{"type": "peng", "tiles": "777p"}])
     at = ledger_page(data_dir)
@@ -114,7 +114,7 @@ def test_an_unknown_jing_claim_is_said_without_field_names() -> None:
     assert "无法判断包精" in warning and "claimed_from" not in warning
 
 
-def test_a_deleted_round_can_be_put_back_where_it_was(data_dir: Path) -> None:  # noqa: F811
+def test_a_deleted_round_can_be_put_back_where_it_was(data_dir: Path) -> None:
     """Issue 21: undo after deleting — 撤销删除 restores the round in its place with the same totals."""
     _, ids = seed(data_dir)
     at = ledger_page(data_dir)
@@ -129,7 +129,7 @@ def test_a_deleted_round_can_be_put_back_where_it_was(data_dir: Path) -> None:  
     assert not [b for b in at.button if b.key == "restore_round"]  # offered once
 
 
-def test_undoing_the_last_round_can_be_undone_too(data_dir: Path) -> None:  # noqa: F811
+def test_undoing_the_last_round_can_be_undone_too(data_dir: Path) -> None:
     seed(data_dir)
     at = ledger_page(data_dir)
     before = totals(at)

@@ -10,27 +10,12 @@ from streamlit.testing.v1 import AppTest
 
 from app.memory_store import current_model, memory_path
 from app.score_logic import DRAFT_KEY, RoundDraft
+from tests.app.apptest import MAIN, tap
 from vision.reader.memory import TileMemory
-
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
-    return tmp_path
 
 
 def draft(at: AppTest) -> RoundDraft:
     return at.session_state[DRAFT_KEY]
-
-
-def tap(at: AppTest, *keys: str) -> AppTest:
-    for key in keys:
-        at.button(key=key).click().run()
-        assert not at.exception, at.exception
-    return at
 
 
 def upload(at: AppTest, photo: Path) -> AppTest:

@@ -11,17 +11,7 @@ from streamlit.testing.v1 import AppTest
 from app.ledger import Ledger
 from app.score_logic import DRAFT_KEY, RoundDraft
 from scoring.settlement import SEATS, Settlement
-
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
-HAS_CORE = importlib.util.find_spec("scoring.chongguan") is not None
-needs_core = pytest.mark.skipif(not HAS_CORE, reason="scoring.chongguan (the lead's core) is not merged yet")
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
-    return tmp_path
+from tests.app.apptest import MAIN, open_page
 
 
 def app() -> AppTest:
@@ -31,14 +21,6 @@ def app() -> AppTest:
 def draft(at: AppTest) -> RoundDraft:
     """The 算分 page's round being entered."""
     return at.session_state[DRAFT_KEY]
-
-
-def open_page(at: AppTest, url_path: str) -> AppTest:
-    """Go to a page registered as a callable (AppTest.switch_page only knows page files)."""
-    from streamlit.util import calc_hash
-
-    at._page_hash = calc_hash(url_path)
-    return at.run()
 
 
 def tap(at: AppTest, codes: str) -> AppTest:
@@ -123,7 +105,6 @@ def test_a_hand_that_cannot_win_is_refused_in_chinese_and_offers_false_win(data_
         assert lg.rounds(lg.tables()[0].id) == []
 
 
-@needs_core
 def test_a_settled_hand_is_shown_and_confirmed_into_the_ledger(data_dir: Path) -> None:
     at = enter_hand(app(), "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s", "5s", "4z")
     at.button(key="settle").click().run()
@@ -198,7 +179,6 @@ def test_editing_a_round_with_broken_json_is_refused_and_changes_nothing(data_di
     assert list(at.dataframe[0].value["Σ 老王"]) == [6, 5]
 
 
-@needs_core
 def test_editing_a_past_round_resettles_it_and_recomputes_later_totals(data_dir: Path) -> None:
     import json
 
@@ -284,7 +264,6 @@ def test_a_past_round_goes_back_to_the_score_page_for_fixing(data_dir: Path) -> 
     assert any("正在修改第 1 局" in i.value for i in at.info)
 
 
-@needs_core
 def test_a_photo_peng_without_its_source_is_a_question_not_a_refusal(data_dir: Path) -> None:
     at = AppTest.from_file(MAIN, default_timeout=30)
     at.session_state[DRAFT_KEY] = RoundDraft(melds=[{"seat": "winner", "photo": True, "type": "peng", "tiles": "777p", "from": None}])
@@ -350,7 +329,6 @@ def test_a_second_meld_needs_no_extra_tap_and_shows_at_once(data_dir: Path) -> N
     assert [m["tiles"] for m in draft(at).melds] == ["777p", "345m"]
 
 
-@needs_core
 def test_confirming_starts_a_clean_round_and_says_so(data_dir: Path) -> None:
     at = enter_hand(app(), "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s", "5s", "4z")
     at.number_input(key="jz_S").set_value(2)
@@ -386,7 +364,6 @@ def test_a_confirmed_photo_is_not_read_again_into_the_next_round(data_dir: Path)
     assert not any(f.value for f in at.file_uploader)
 
 
-@needs_core
 def test_a_refusal_says_cannot_win_once(data_dir: Path) -> None:
     at = enter_hand(app(), "1m 1m 1m 2m 2m 2m 4m 4m 4m 5p 6p 8s 9s", "1z", "9p")
     at.button(key="settle").click().run()

@@ -20,13 +20,6 @@ def _rules_page() -> None:
     render()
 
 
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
-    return tmp_path
-
-
 def table(data_dir: Path) -> tuple[int, str, dict]:
     """The first table's id, preset and stored option overrides."""
     with Ledger(data_dir / "ledger.sqlite3") as lg:

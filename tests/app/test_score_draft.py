@@ -5,34 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
-from streamlit.util import calc_hash
 
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+from tests.app.apptest import MAIN, open_page, tap
+
 HAND = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 1z 5z"
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
-    return tmp_path
-
-
-def open_page(at: AppTest, url_path: str) -> AppTest:
-    """Go to a page registered as a callable (AppTest.switch_page only knows page files)."""
-    at._page_hash = calc_hash(url_path)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def tap(at: AppTest, *keys: str) -> AppTest:
-    for key in keys:
-        at.button(key=key).click().run()
-        assert not at.exception, at.exception
-    return at
 
 
 def test_going_to_the_ledger_and_back_keeps_the_round_on_the_score_page(data_dir: Path) -> None:

@@ -12,21 +12,14 @@ from PIL import Image
 from streamlit.testing.v1 import AppTest
 
 from app.score_logic import DRAFT_KEY, not_a_hand
+from tests.app.apptest import MAIN
 from vision.reader.detection import Detection
 
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
 QUESTIONS = [
     {"code": "win_tile", "zh": "胡的是哪一张？请点选", "en": "which tile won?"},
     {"code": "low_confidence", "zh": "这几张牌认得不确定，请核对：五筒", "en": "unsure tiles"},
     {"code": "count", "zh": "牌数不对：应为 14 张", "en": "wrong count"},
 ]
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
-    return tmp_path
 
 
 def photo_of(n: int, monkeypatch: pytest.MonkeyPatch) -> AppTest:

@@ -5,17 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.test_pages import open_page, seed
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
-    return tmp_path
+from tests.app.apptest import open_page
+from tests.app.test_pages import seed
 
 
 def test_the_four_scores_come_right_after_the_round_number(data_dir: Path) -> None:

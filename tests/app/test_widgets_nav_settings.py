@@ -5,17 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
-    return tmp_path
+from tests.app.apptest import MAIN
 
 
 def test_language_and_table_are_chosen_outside_the_sidebar(data_dir: Path) -> None:

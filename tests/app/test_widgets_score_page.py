@@ -5,25 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+from tests.app.apptest import MAIN, tap
+
 HAND = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 1z 5z"
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
-    return tmp_path
-
-
-def tap(at: AppTest, *keys: str) -> AppTest:
-    for key in keys:
-        at.button(key=key).click().run()
-        assert not at.exception, at.exception
-    return at
 
 
 def test_a_round_from_taps_only_win_and_jing_on_their_empty_places(data_dir: Path) -> None:
