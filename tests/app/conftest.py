@@ -13,3 +13,12 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path))
     monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
     return tmp_path
+
+
+@pytest.fixture
+def dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Fresh data and datasets folders (`data/`, `datasets/` under the returned folder) for 标注's tests."""
+    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("JINGSUAN_DATASETS", str(tmp_path / "datasets"))
+    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
+    return tmp_path

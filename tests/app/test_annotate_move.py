@@ -106,10 +106,3 @@ def test_the_annotate_page_offers_draw_and_move_and_keeps_the_pick_after_a_class
     assert at.selectbox(key="ann_sel").value == 1  # the box stays the picked one
     assert at.segmented_control(key="ann_canvas_mode").value == "move"  # and the canvas stays in 移动
 
-
-@pytest.fixture
-def dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("JINGSUAN_DATASETS", str(tmp_path / "datasets"))
-    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
-    return tmp_path

@@ -135,14 +135,6 @@ def test_save_score_example_added_updated_kept(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------- AppTest
 
 
-@pytest.fixture
-def dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("JINGSUAN_DATASETS", str(tmp_path / "datasets"))
-    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
-    return tmp_path
-
-
 def annotate_page() -> AppTest:
     at = AppTest.from_file(MAIN, default_timeout=30).run()
     at._page_hash = calc_hash("annotate")  # pages are callables: AppTest.switch_page only knows files
