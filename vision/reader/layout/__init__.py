@@ -20,6 +20,7 @@ is read turned upright both ways, and the way whose layout adds up is kept (`_as
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -68,8 +69,24 @@ DOUBTFUL = 0.45  # a box below this confidence may be set aside when that makes 
 MAX_SET_ASIDE = 2
 #: Doubtful boxes tried one at a time when the layout does not add up.
 SET_ASIDE_TRIES = 6
-#: Held-back boxes (`assign(sure_above=…)`) tried one at a time, and the surest three two at a time.
+#: Held-back boxes (`assign(sure_above=…)`) weighed at most, likeliest tiles first (`held_odds`) …
 WEAK_TRIES = 6
+#: … taken in at most at once (a hand with two blank 白板 and a faint indicator lacks three) …
+MAX_TAKEN = 4
+#: … beyond the tiles the round lacks, at most this many more (a kong's fourth tile held back beside a 碰).
+MAX_KONGS = 1
+#: The least sure doubtful boxes that may be set aside while held-back tiles are taken in.
+ASIDE_TRIES = 3
+#: Layouts read at most to choose the held-back tiles (0.3–1 ms each: a choice stays within about 5 ms).
+MAX_HELD_BACK_READS = 6
+#: A held-back box scored this (a gap tile's score, `gaps.GAP_BOX_SCORE`) or more is as likely a tile as its
+#: classifier says; a box scored under it less so.
+HELD_BACK_BOX = 0.1
+#: A held-back box this much covered by sure boxes is their tile again (or a box over two tiles): never taken.
+HELD_COVERED = 0.4
+#: A held-back box larger than this many usual boxes is less likely one tile (tuning: boxes 2.6–4.7 times the
+#: usual one lay over two tiles, all but one).
+HELD_LARGE = 1.8
 #: … and, together, all those the classifier names with at least this probability (the detector scores a
 #: blank 白板 low, the classifier rarely doubts it: a hand of three 白 and a 白 indicator lose four boxes).
 NAMED_WEAK = 0.6
@@ -98,6 +115,7 @@ class Assignment:
     questions: list[dict[str, str]] = field(default_factory=list)
     angle_deg: float = 0.0
     set_aside: list[Detection] = field(default_factory=list)
+    cost: float = 0.0  # how unusual the chosen reading is (−log odds: layout + tiles changed; `legal.decode`)
 
     def winner_tiles(self) -> list[str]:
         """Concealed hand + winning tile (what the score page edits)."""
@@ -149,9 +167,11 @@ def assign(
     are set aside, least sure first, up to MAX_SET_ASIDE; the first layout that adds up is kept and the
     boxes set aside are named in a question, so the player can put one back.
 
-    With `sure_above`, boxes less sure than that are held back: the photo is read without them, and one
-    or two of them (surest first, `WEAK_TRIES`) are taken in only when the round does not add up or is no
-    win without them — a tile the detector barely saw, a blank 白板 the classifier cannot name.
+    With `sure_above`, boxes less sure than that are held back: the photo is read without them, and when
+    that round lacks a tile, does not add up or holds a 碰, the held-back tiles it needs are chosen together
+    (`_take_held_back`: up to `MAX_TAKEN` of them, with up to two doubtful boxes set aside, as the most probable
+    complete legal round) — a tile the detector barely saw, a blank 白板 the classifier cannot name, a kong's
+    fourth tile. Each tile taken in and each box set aside is asked about.
 
     `options`: the table's rule options (`scoring.chongguan` typed options; default 兴国) that decide which
     hands are wins when the legal round is chosen.
@@ -163,18 +183,100 @@ def assign(
     if sure_above is None:
         return _assign_any(dets, given, options)
     sure = [d for d in dets if d.conf >= sure_above]
-    weak = sorted((d for d in dets if d.conf < sure_above), key=lambda d: -d.conf)[:WEAK_TRIES]
+    held = sorted(((d, q) for d in dets if d.conf < sure_above and (q := held_odds(d, sure)) > 0),
+                  key=lambda t: -t[1])[:WEAK_TRIES]
     first = _assign_any(sure or dets, given, options)
-    if not sure or not weak or not _troubled(first):
+    if not sure or not held or not (_troubled(first) or _short(first) or _pungs(first)):
         return first
-    named = [w for w in weak if w.alternatives and w.alternatives[0][1] >= NAMED_WEAK]  # e.g. a row of blank 白板
-    tries = [*([w] for w in weak), *([a, b] for i, a in enumerate(weak[:3]) for b in weak[i + 1 : 3])]
-    for extra in [*tries, *([named] if len(named) > 2 else [])]:
-        retry = _assign_any([*sure, *extra], given, options)
-        if not _troubled(retry):
-            retry.questions.append(weak_question(extra))
-            return retry
-    return first
+    return _take_held_back(first, sure, held, given, options)
+
+
+def sure_odds(d: Detection) -> float:
+    """How likely a box the threshold passed is a true tile, by its confidence (tuning split: 0.25–0.35 four
+    in five, 0.35 and more nineteen in twenty)."""
+    return min(0.97, 0.5 + d.conf)
+
+
+def held_odds(d: Detection, sure: Sequence[Detection]) -> float:
+    """How likely a held-back box is a true tile (tuning split): the classifier's probability of its tile,
+    scaled down when its box scored under a gap tile's `HELD_BACK_BOX` (conf = box^⅔ · p^⅓: boxes at 0.1–0.15
+    were true 3 in 23, at 0.15–0.25 9 in 13, gap and faint tiles 7 in 7) or is larger than two tiles, and
+    none when boxes not doubtful cover it (`HELD_COVERED`: that tile again, a box over two tiles; a doubtful box
+    over it may be the stray one, set aside)."""
+    p = d.alternatives[0][1] if d.alternatives else 1.0
+    area = d.width * d.height
+    if area <= 0 or sum(_overlap(d, s) for s in sure if s.conf >= DOUBTFUL) > HELD_COVERED * area:
+        return 0.0
+    usual = sorted(s.width * s.height for s in sure)[len(sure) // 2] if sure else area
+    box = d.conf ** 1.5 / math.sqrt(max(p, 1e-9))
+    return max(0.02, min(0.97, p * min(1.0, box / HELD_BACK_BOX) * min(1.0, HELD_LARGE * usual / area)))
+
+
+def _overlap(a: Detection, b: Detection) -> float:
+    """The area two boxes share."""
+    w = min(a.box[2], b.box[2]) - max(a.box[0], b.box[0])
+    h = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
+    return max(w, 0.0) * max(h, 0.0)
+
+
+def _log_odds(q: float) -> float:
+    """log(q / (1 − q)): what leaving out a box that is a tile with probability q costs against taking it."""
+    return math.log(q / (1 - q))
+
+
+def _pungs(a: Assignment) -> bool:
+    """The reading holds a 碰, which may be a kong whose fourth tile was held back."""
+    return any(m.get("type") == "peng" for m in a.melds)
+
+
+def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, float]], lacking: int,
+                     ) -> list[tuple[float, tuple[Detection, ...], tuple[Detection, ...]]]:
+    """(box cost, held-back boxes taken, sure boxes set aside), cheapest first: any `MAX_TAKEN` of the held-back
+    boxes (each with its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful boxes
+    set aside, that bring the tiles the round lacks, or up to `MAX_KONGS` more (a kong's fourth tile). Taking a
+    box costs its doubt (a gain when it is likely a tile), setting one aside the odds that it is one."""
+    doubtful = sorted((d for d in sure if d.conf < DOUBTFUL), key=lambda d: d.conf)[:ASIDE_TRIES]
+    asides = [(c, sum(_log_odds(sure_odds(d)) for d in c))
+              for k in range(MAX_SET_ASIDE + 1) for c in itertools.combinations(doubtful, k)]
+    out = []
+    for k in range(1, min(MAX_TAKEN, len(held)) + 1):
+        for taken in itertools.combinations(held, k):
+            take = -sum(_log_odds(q) for _, q in taken)
+            for aside, cost in asides:
+                if lacking <= k - len(aside) <= lacking + MAX_KONGS:
+                    out.append((take + cost, tuple(d for d, _ in taken), aside))
+    return sorted(out, key=lambda t: t[0])
+
+
+def _take_held_back(first: Assignment, sure: list[Detection], held: list[tuple[Detection, float]], given: str | None,
+                    options: Any = None) -> Assignment:
+    """The most probable complete legal round from the sure boxes and the held-back ones: each try (`_held_back_tries`)
+    costs its boxes' doubt + its reading's cost (`Assignment.cost`); tries are read cheapest first, at most
+    `MAX_HELD_BACK_READS`, until no cheaper one can be left. A round as read without them is kept only when it
+    lacks no tile and is legal; every tile taken in is asked about (`weak_added`), every box set aside too."""
+    lacking = 14 + (given is None) - len(sure)
+    best, best_cost = (first, first.cost) if not (_troubled(first) or _short(first)) else (None, math.inf)
+    reads = 0
+    for cost, taken, aside in _held_back_tries(sure, held, lacking):
+        if cost >= best_cost or reads >= MAX_HELD_BACK_READS:
+            break
+        kept = [d for d in sure if all(d is not x for x in aside)]
+        reads += 1
+        a = _assign_plain([*kept, *taken], given, options)
+        if _troubled(a) or _short(a) or cost + a.cost >= best_cost:
+            continue
+        a.questions.append(weak_question(taken))
+        if aside:
+            a.set_aside = list(aside)
+            a.questions.append(set_aside_question(aside))
+        best, best_cost = a, cost + a.cost
+    named = [w for w, _ in held if w.alternatives and w.alternatives[0][1] >= NAMED_WEAK]  # e.g. a row of blank 白板
+    if best is None and len(named) > MAX_TAKEN:
+        a = _assign_plain([*sure, *named], given, options)
+        if not _troubled(a):
+            a.questions.append(weak_question(named))
+            return a
+    return best or first
 
 
 def read_layout(detect_at: Callable[[float], list[Detection]], conf: float, image_size: tuple[int, int] | None = None,
@@ -203,6 +305,13 @@ def _assign_any(dets: list[Detection], given: str | None, options: Any = None) -
     if turned_a_quarter(dets):
         return _assign_turned(dets, given, options)
     return _assign_tolerant(dets, given, options)
+
+
+def _assign_plain(dets: list[Detection], given: str | None, options: Any = None) -> Assignment:
+    """The layout of `dets` as they are (no box set aside), upright or turned a quarter."""
+    if turned_a_quarter(dets):
+        return _assign_turned(dets, given, options)
+    return _assign_layout(dets, given, options)
 
 
 def _assign_tolerant(dets: list[Detection], given: str | None, options: Any = None) -> Assignment:
@@ -289,7 +398,9 @@ def _legal_reading(a: Assignment, rows: list[list[Placed]], width: float, given:
     d = decide(units, hand_row, given, options)
     if d is None:
         a.questions.append(not_a_win_question())
+        a.cost = math.inf
         return a
+    a.cost = d.cost
     if not d.changed and _same_round(a, d):
         return a
     st = RoleState(d.groups, next((g.row for g in d.groups if g.role in ("hand", "win")), None), d.questions)
@@ -302,7 +413,9 @@ def _legal_reading(a: Assignment, rows: list[list[Placed]], width: float, given:
     if d.indicator is None:
         st.questions.append(question("indicator", "没找到翻精的牌：哪一张是翻出来的精？",
                                      "no indicator found: which tile is the indicator?"))
-    return _finish(st, rows, d.indicator, math.radians(a.angle_deg))
+    out = _finish(st, rows, d.indicator, math.radians(a.angle_deg))
+    out.cost = d.cost
+    return out
 
 
 def _same_round(a: Assignment, d: Decision) -> bool:

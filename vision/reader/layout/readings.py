@@ -89,6 +89,7 @@ class Decision:
     questions: list[dict[str, str]]
     legal: bool
     changed: list[tuple[str, str]]
+    cost: float = 0.0  # the reading's cost + the tiles changed (`legal.decode`)
 
 
 # ----------------------------------------------------------------------------- units and plans
@@ -368,7 +369,7 @@ def _decision(plan: Plan, placed: list[Placed], d: Decoded, given: str | None) -
         elif role in ("hand", "win"):
             g.confidence = min(p.det.conf for p in tiles)
         groups.append(g)
-    return Decision(groups, indicator, questions, True, changed)
+    return Decision(groups, indicator, questions, True, changed, d.cost)
 
 
 def win_gap_clear(groups: Sequence[Group]) -> bool:
