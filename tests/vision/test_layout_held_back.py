@@ -97,6 +97,18 @@ def test_a_held_back_tile_is_taken_and_a_stray_sure_box_set_aside_together() -> 
     assert "五筒" in asked_tiles(a)
 
 
+def test_a_stray_box_counted_in_place_of_a_held_back_tile_is_swapped_for_it() -> None:
+    # the 5p is boxed under the threshold; a box the classifier barely names (9p at 0.1) lies over it and
+    # makes the count add up, so the round reads legal only by changing it: the held-back 5p is likelier
+    dets = hold_back(two_rows(HAND, "7s", [["5z", "5z", "5z"]], "9m"), 8, conf=0.2, p=0.97)
+    x1, y1, x2, y2 = dets[8].box
+    stray = Detection((x1 + 4, y1 + 6, x2 - 2, y2 - 4), "9p", 0.3, (("9p", 0.1), ("5p", 0.07), ("back", 0.05)))
+    asked, a = read([*dets, stray])
+    assert asked == [0.25, 0.1]
+    assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m") and a.set_aside == [stray]
+    assert "五筒" in asked_tiles(a) and "legal_fix" not in codes(a)
+
+
 def test_a_kong_is_completed_from_a_held_back_fourth_tile_beside_its_pung() -> None:
     # the round lacks its indicator (held back), so the photo is read again; the 5z beside the 碰 is held back too
     dets = two_rows(HAND, "7s", [["5z", "5z", "5z", "5z"]], "9m")

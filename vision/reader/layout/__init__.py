@@ -90,6 +90,9 @@ HELD_LARGE = 1.8
 #: … and, together, all those the classifier names with at least this probability (the detector scores a
 #: blank 白板 low, the classifier rarely doubts it: a hand of three 白 and a 白 indicator lose four boxes).
 NAMED_WEAK = 0.6
+#: A doubtful box whose tile the classifier gives less than this may be a stray box counted in place of a tile
+#: held back: a round read with one is read again (tuning: such boxes lie in 1 photo in 15, 1 in 4 of them stray).
+STRAY_P = 0.15
 #: A photo whose round does not add up is detected again down to this confidence, its boxes under the
 #: threshold held back (`read_layout`). A blank 白板 is named by the classifier (p 0.8–0.99) but its box
 #: scores low (0.05–0.6: an empty face), so it often ends under 0.25; on composed real-pixel photos
@@ -186,7 +189,7 @@ def assign(
     held = sorted(((d, q) for d in dets if d.conf < sure_above and (q := held_odds(d, sure)) > 0),
                   key=lambda t: -t[1])[:WEAK_TRIES]
     first = _assign_any(sure or dets, given, options)
-    if not sure or not held or not (_troubled(first) or _short(first) or _pungs(first)):
+    if not sure or not held or not (_troubled(first) or _short(first) or _pungs(first) or _stray_in(first)):
         return first
     return _take_held_back(first, sure, held, given, options)
 
@@ -222,6 +225,12 @@ def _overlap(a: Detection, b: Detection) -> float:
 def _log_odds(q: float) -> float:
     """log(q / (1 − q)): what leaving out a box that is a tile with probability q costs against taking it."""
     return math.log(q / (1 - q))
+
+
+def _stray_in(a: Assignment) -> bool:
+    """The reading counts a doubtful box the classifier names no tile surely (`STRAY_P`): it may be a stray box
+    standing in for a tile held back (the two are then swapped only when that is the more probable round)."""
+    return any(t.det.conf < DOUBTFUL and t.det.alternatives and t.det.alternatives[0][1] < STRAY_P for t in a.tiles)
 
 
 def _pungs(a: Assignment) -> bool:
@@ -282,12 +291,13 @@ def _take_held_back(first: Assignment, sure: list[Detection], held: list[tuple[D
 def read_layout(detect_at: Callable[[float], list[Detection]], conf: float, image_size: tuple[int, int] | None = None,
                 indicator: str | None = None, options: Any = None) -> tuple[list[Detection], Assignment]:
     """The detections and layout of a photo, `detect_at(conf)` giving its detections at a threshold: read at
-    `conf`; when that round lacks a tile or its indicator (`_short`), the photo is detected again down to
+    `conf`; when that round lacks a tile or its indicator (`_short`), or counts a box the classifier names no
+    tile surely (`_stray_in`), the photo is detected again down to
     WEAK_FLOOR and read with the boxes under `conf` held back (`assign(sure_above=conf)`), so a barely-seen
     tile is taken in only when the round needs it. Any other photo costs one detection, as before."""
     dets = detect_at(conf)
     first = assign(dets, image_size, indicator, options=options)
-    if not _short(first) or conf <= WEAK_FLOOR:
+    if not (_short(first) or _stray_in(first)) or conf <= WEAK_FLOOR:
         return dets, first
     more = detect_at(WEAK_FLOOR)
     second = assign(more, image_size, indicator, sure_above=conf, options=options)
