@@ -75,6 +75,8 @@ WEAK_TRIES = 6
 MAX_TAKEN = 4
 #: … beyond the tiles the round lacks, at most this many more (a kong's fourth tile held back beside a 碰).
 MAX_KONGS = 1
+#: What each tile taken beyond what the round lacks costs: a 碰 read as a kong assumes its fourth tile.
+KONG_EXTRA = 1.0
 #: The least sure doubtful boxes that may be set aside while held-back tiles are taken in.
 ASIDE_TRIES = 3
 #: Layouts read at most to choose the held-back tiles (0.3–1 ms each: a choice stays within about 5 ms).
@@ -87,6 +89,11 @@ HELD_COVERED = 0.4
 #: A held-back box larger than this many usual boxes is less likely one tile (tuning: boxes 2.6–4.7 times the
 #: usual one lay over two tiles, all but one).
 HELD_LARGE = 1.8
+#: A gap or faint tile is a true tile at most this likely, however sure its classifier (tuning: upright ones
+#: named at 0.9 or more were true 14 in 19; table passes for a blank 白板 or a sideways 9條).
+GAP_ODDS = 0.75
+#: A held-back box lying sideways is this much less likely a tile (tuning: 14 of 30 were table).
+SIDEWAYS_ODDS = 0.6
 #: … and, together, all those the classifier names with at least this probability (the detector scores a
 #: blank 白板 low, the classifier rarely doubts it: a hand of three 白 and a 白 indicator lose four boxes).
 NAMED_WEAK = 0.6
@@ -201,10 +208,11 @@ def sure_odds(d: Detection) -> float:
 
 
 def held_odds(d: Detection, sure: Sequence[Detection]) -> float:
-    """How likely a held-back box is a true tile (tuning split): the classifier's probability of its tile,
-    scaled down when its box scored under a gap tile's `HELD_BACK_BOX` (conf = box^⅔ · p^⅓: boxes at 0.1–0.15
-    were true 3 in 23, at 0.15–0.25 9 in 13, gap and faint tiles 7 in 7) or is larger than two tiles, and
-    none when boxes not doubtful cover it (`HELD_COVERED`: that tile again, a box over two tiles; a doubtful box
+    """How likely a held-back box is a true tile the round lacks (tuning split, 8 × 60 photos): the classifier's
+    probability of its tile, scaled down when its box scored under a gap tile's `HELD_BACK_BOX` (conf = box^⅔ ·
+    p^⅓), at most `GAP_ODDS` for a gap or faint tile (upright ones named at 0.9 or more: 14 in 19), less for a
+    box lying sideways (`SIDEWAYS_ODDS`: half of them were table) or larger than two tiles, and none when boxes
+    not doubtful cover it (`HELD_COVERED`: that tile again, a box over two tiles; a doubtful box
     over it may be the stray one, set aside)."""
     p = d.alternatives[0][1] if d.alternatives else 1.0
     area = d.width * d.height
@@ -212,7 +220,12 @@ def held_odds(d: Detection, sure: Sequence[Detection]) -> float:
         return 0.0
     usual = sorted(s.width * s.height for s in sure)[len(sure) // 2] if sure else area
     box = d.conf ** 1.5 / math.sqrt(max(p, 1e-9))
-    return max(0.02, min(0.97, p * min(1.0, box / HELD_BACK_BOX) * min(1.0, HELD_LARGE * usual / area)))
+    q = p * min(1.0, box / HELD_BACK_BOX) * min(1.0, HELD_LARGE * usual / area)
+    if abs(box - HELD_BACK_BOX) < 1e-6:  # a gap or faint tile (`gaps.GAP_BOX_SCORE`), named on a place, not boxed
+        q = min(q, GAP_ODDS)
+    if d.width > d.height:
+        q *= SIDEWAYS_ODDS
+    return max(0.02, min(0.97, q))
 
 
 def _overlap(a: Detection, b: Detection) -> float:
@@ -240,10 +253,11 @@ def _pungs(a: Assignment) -> bool:
 
 def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, float]], lacking: int,
                      ) -> list[tuple[float, tuple[Detection, ...], tuple[Detection, ...]]]:
-    """(box cost, held-back boxes taken, sure boxes set aside), cheapest first: any `MAX_TAKEN` of the held-back
-    boxes (each with its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful boxes
-    set aside, that bring the tiles the round lacks, or up to `MAX_KONGS` more (a kong's fourth tile). Taking a
-    box costs its doubt (a gain when it is likely a tile), setting one aside the odds that it is one."""
+    """(box cost, held-back boxes taken, sure boxes set aside): any `MAX_TAKEN` of the held-back boxes (each with
+    its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful boxes set aside, that
+    bring the tiles the round lacks, cheapest first, then those bringing up to `MAX_KONGS` more (a kong's fourth
+    tile, `KONG_EXTRA` each). Taking a box costs its doubt (a gain when it is likely a tile), setting one aside
+    the odds that it is one."""
     doubtful = sorted((d for d in sure if d.conf < DOUBTFUL), key=lambda d: d.conf)[:ASIDE_TRIES]
     asides = [(c, sum(_log_odds(sure_odds(d)) for d in c))
               for k in range(MAX_SET_ASIDE + 1) for c in itertools.combinations(doubtful, k)]
@@ -252,23 +266,26 @@ def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, 
         for taken in itertools.combinations(held, k):
             take = -sum(_log_odds(q) for _, q in taken)
             for aside, cost in asides:
-                if lacking <= k - len(aside) <= lacking + MAX_KONGS:
-                    out.append((take + cost, tuple(d for d, _ in taken), aside))
-    return sorted(out, key=lambda t: t[0])
+                extra = k - len(aside) - max(lacking, 0)
+                if lacking <= k - len(aside) and extra <= MAX_KONGS:
+                    out.append((max(extra, 0), take + cost + KONG_EXTRA * max(extra, 0), tuple(d for d, _ in taken), aside))
+    return [(cost, taken, aside) for _, cost, taken, aside in sorted(out, key=lambda t: t[:2])]
 
 
 def _take_held_back(first: Assignment, sure: list[Detection], held: list[tuple[Detection, float]], given: str | None,
                     options: Any = None) -> Assignment:
     """The most probable complete legal round from the sure boxes and the held-back ones: each try (`_held_back_tries`)
-    costs its boxes' doubt + its reading's cost (`Assignment.cost`); tries are read cheapest first, at most
-    `MAX_HELD_BACK_READS`, until no cheaper one can be left. A round as read without them is kept only when it
+    costs its boxes' doubt + its reading's cost (`Assignment.cost`); tries are read in that order, at most
+    `MAX_HELD_BACK_READS`, each only while it may still be cheaper than the best round found. A round as read without them is kept only when it
     lacks no tile and is legal; every tile taken in is asked about (`weak_added`), every box set aside too."""
     lacking = 14 + (given is None) - len(sure)
     best, best_cost = (first, first.cost) if not (_troubled(first) or _short(first)) else (None, math.inf)
     reads = 0
     for cost, taken, aside in _held_back_tries(sure, held, lacking):
-        if cost >= best_cost or reads >= MAX_HELD_BACK_READS:
+        if reads >= MAX_HELD_BACK_READS:
             break
+        if cost >= best_cost:
+            continue
         kept = [d for d in sure if all(d is not x for x in aside)]
         reads += 1
         a = _assign_plain([*kept, *taken], given, options)
