@@ -79,8 +79,9 @@ MAX_KONGS = 1
 KONG_EXTRA = 1.0
 #: The least sure doubtful boxes that may be set aside while held-back tiles are taken in.
 ASIDE_TRIES = 3
-#: Layouts read at most to choose the held-back tiles (0.3–1 ms each: a choice stays within about 5 ms).
-MAX_HELD_BACK_READS = 6
+#: Layouts read at most to choose the held-back tiles (0.3–1 ms each: a choice stays within about 5 ms; 4, 6 and 8
+#: read the tuning split alike).
+MAX_HELD_BACK_READS = 4
 #: A held-back box scored this (a gap tile's score, `gaps.GAP_BOX_SCORE`) or more is as likely a tile as its
 #: classifier says; a box scored under it less so.
 HELD_BACK_BOX = 0.1
@@ -187,15 +188,26 @@ def assign(
     hands are wins when the legal round is chosen.
     """
     given = _normalise_indicator(indicator)
-    dets = [d for d in detections if d.width > 0 and d.height > 0 and _inside(d, image_size)]
+    dets = _usable(detections, image_size)
     if not dets:
         return _empty(given)
     if sure_above is None:
         return _assign_any(dets, given, options)
+    return _with_held_back(dets, given, sure_above, options)
+
+
+def _usable(detections: Sequence[Detection], image_size: tuple[int, int] | None) -> list[Detection]:
+    """The boxes with an area whose centre lies in the photo."""
+    return [d for d in detections if d.width > 0 and d.height > 0 and _inside(d, image_size)]
+
+
+def _with_held_back(dets: list[Detection], given: str | None, sure_above: float, options: Any = None,
+                    first: Assignment | None = None) -> Assignment:
+    """`assign(sure_above=…)` of usable boxes; `first`: the reading of the sure boxes alone, when already made."""
     sure = [d for d in dets if d.conf >= sure_above]
     held = sorted(((d, q) for d in dets if d.conf < sure_above and (q := held_odds(d, sure)) > 0),
                   key=lambda t: -t[1])[:WEAK_TRIES]
-    first = _assign_any(sure or dets, given, options)
+    first = first or _assign_any(sure or dets, given, options)
     if not sure or not held or not (_troubled(first) or _short(first) or _pungs(first) or _stray_in(first)):
         return first
     return _take_held_back(first, sure, held, given, options)
@@ -317,7 +329,11 @@ def read_layout(detect_at: Callable[[float], list[Detection]], conf: float, imag
     if not (_short(first) or _stray_in(first)) or conf <= WEAK_FLOOR:
         return dets, first
     more = detect_at(WEAK_FLOOR)
-    second = assign(more, image_size, indicator, sure_above=conf, options=options)
+    usable = _usable(more, image_size)
+    if not usable:
+        return dets, first
+    same = {id(d) for d in usable if d.conf >= conf} == {id(d) for d in _usable(dets, image_size)}
+    second = _with_held_back(usable, _normalise_indicator(indicator), conf, options, first if same else None)
     return (more, second) if not _troubled(second) else (dets, first)
 
 
