@@ -121,12 +121,14 @@ def view_logits(split: Path, boxes: dict, classifier_onnx: Path, cache: Path) ->
 
 
 def tta_probs(logits: np.ndarray, views: tuple[str, ...], below: float, tiles: list[int], mean_of: str = "probs",
-              log_prior: np.ndarray | None = None, prior_weight: float = 0.0) -> np.ndarray:
+              log_prior: np.ndarray | None = None, prior_weight: float = 0.0, temperature: float = 1.0) -> np.ndarray:
     """N × C probabilities of one reading rule: the usual view, and for a crop whose best tile is under
-    `below` the mean of `views` (of probabilities or of logits), then less `prior_weight` × log prior."""
+    `below` the mean of `views` (of probabilities or of logits), then less `prior_weight` × log prior;
+    every logit divided by `temperature` first."""
     from vision.reader.classifier import softmax
 
     names = list(TTA_VIEWS)
+    logits = logits / temperature
     probs = softmax(logits[0])
     unsure = np.nonzero(probs[:, tiles].max(axis=1) < below)[0]
     if len(unsure):
@@ -191,13 +193,16 @@ TTA_RULES: dict[str, dict] = {
     "wider 0.24 for wide, below 0.9": {"views": WIDER, "below": 0.9},
     "wider 0.24 for wide, logits, below 0.8": {"views": WIDER, "below": 0.8, "mean_of": "logits"},
     "0.12, 0.18, 0.24 both ways, below 0.8": {"views": (*FOUR, "wider", "wider turned"), "below": 0.8},
+    "wider 0.24, temperature 0.8": {"views": WIDER, "below": 0.8, "temperature": 0.8},
+    "wider 0.24, temperature 1.25": {"views": WIDER, "below": 0.8, "temperature": 1.25},
     "4 views below 0.8, prior 0.25": {"views": FOUR, "below": 0.8, "prior_weight": 0.25},
     "4 views below 0.8, prior 0.5": {"views": FOUR, "below": 0.8, "prior_weight": 0.5},
 }
 
 
 def train_log_prior(train: Path, names: tuple[str, ...]) -> np.ndarray:
-    """log of each class's share of the `train` labels (add-one; `none` at the mean share)."""
+    """log of each class's share of the `train` labels (add-one; `none` and `back`, which the labels hardly
+    hold, at the mean share, so that the correction does not push every doubtful box to them)."""
     from vision.datasets.yolo import image_files, label_file, read_yolo_labels
     from vision.reader.detection import CLASS_NAMES
 
@@ -205,8 +210,8 @@ def train_log_prior(train: Path, names: tuple[str, ...]) -> np.ndarray:
     for p in image_files(train):
         for box in read_yolo_labels(label_file(p)):
             counts[names.index(CLASS_NAMES[box.cls])] += 1
-    if "none" in names:
-        counts[names.index("none")] = counts.mean()
+    rare = [names.index(n) for n in ("none", "back") if n in names]
+    counts[rare] = np.delete(counts, rare).mean()
     return np.log(counts / counts.sum())
 
 
