@@ -62,10 +62,10 @@ def sidebar() -> None:
 def pages() -> list[st.Page]:
     """The app's pages, each the `render` function of its view."""
     return [
-        st.Page(score.render, title=tr("page_score"), icon="🀄", url_path="score", default=True),
-        st.Page(ledger_view.render, title=tr("page_ledger"), icon="📒", url_path="ledger"),
-        st.Page(rules.render, title=tr("page_rules"), icon="📜", url_path="rules"),
-        st.Page(annotate.render, title=tr("page_annotate"), icon="🏷️", url_path="annotate"),
+        st.Page(score.render, title=tr("page_score"), icon=":material/calculate:", url_path="score", default=True),
+        st.Page(ledger_view.render, title=tr("page_ledger"), icon=":material/menu_book:", url_path="ledger"),
+        st.Page(rules.render, title=tr("page_rules"), icon=":material/gavel:", url_path="rules"),
+        st.Page(annotate.render, title=tr("page_annotate"), icon=":material/label:", url_path="annotate"),
     ]
 
 

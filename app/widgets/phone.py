@@ -14,6 +14,8 @@ COMPACT_CSS = f"""
   [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] {{ gap: 0.45rem; }}
   [data-testid="stMainBlockContainer"] h1 {{ font-size: 1.55rem; padding: 0.1rem 0 0.2rem 0; }}
   [data-testid="stMainBlockContainer"] h2, [data-testid="stMainBlockContainer"] h3 {{ font-size: 1.1rem; padding: 0.2rem 0 0 0; }}
+  /* Streamlit pulls a heading's next element up by 1rem, counting on the heading's bottom padding cut above */
+  [data-testid="stHeading"] [data-testid="stMarkdownContainer"] {{ margin-bottom: 0; }}
   [data-testid="stAlertContainer"] {{ padding: 0.45rem 0.7rem; }}
   [data-testid="stExpander"] summary {{ padding-top: 0.45rem; padding-bottom: 0.45rem; }}
   [data-testid="stFileUploaderDropzone"] {{ padding: 0.5rem 0.75rem; }}
