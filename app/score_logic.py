@@ -73,6 +73,8 @@ class RoundDraft:
     filled: dict[str, tuple[Any, int]] = field(default_factory=dict)
     #: How many times the page has been drawn with this draft.
     drawings: int = 0
+    #: The table the round is entered for (None until the page draws it at a table).
+    table_id: int | None = None
 
     def touched(self) -> None:
         """The round changed: an earlier result, refusal or question no longer holds."""
@@ -119,6 +121,16 @@ class RoundDraft:
     def next_round(self) -> RoundDraft:
         """A clean draft for the next round (the uploader is renewed so the last photo is not read again)."""
         return RoundDraft(upload_gen=self.upload_gen + 1)
+
+    def at_table(self, table_id: int, parked: MutableMapping[int, RoundDraft]) -> RoundDraft:
+        """The round of the table the page now shows: this one, or (a table switch) the round left at that table
+        before, else a clean one; this round is left at its own table until the player comes back to it."""
+        if self.table_id is None or self.table_id == table_id:
+            self.table_id = table_id
+            return self
+        parked[self.table_id] = self
+        gen = max(d.upload_gen for d in (self, *parked.values())) + 1  # a new uploader: no other table's photo
+        return parked.pop(table_id, None) or RoundDraft(upload_gen=gen, table_id=table_id)
 
     @property
     def upload_key(self) -> str:

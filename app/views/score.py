@@ -367,6 +367,8 @@ def confirm(d: RoundDraft, ledger: Ledger, table: TableInfo) -> None:
     st.session_state[UNDO_KEY] = (rid, seq, d, before) if rid else None
 
 
+#: The rounds being entered at the session's other tables: {table id: draft}, each resumed when its table is chosen.
+PARKED_KEY = "score_parked"
 #: The round just recorded, to take back once: (round id, its number, its draft, its widget values).
 UNDO_KEY = "score_undo"
 #: (zh, en) of the take-back button and what it says after.
@@ -468,6 +470,10 @@ def render() -> None:
         rid = ss.pop("load_round")
         start_round(*logic.load_round(ledger.round(rid).round_doc, rid))
     d = draft()
+    if (at_table := d.at_table(table.id, ss.setdefault(PARKED_KEY, {}))) is not d:  # another table: its own round
+        ss.pop(UNDO_KEY, None)
+        start_round(at_table, at_table.entries)
+        d = at_table
     logic.restore_entries(d, ss)  # the round's values, which Streamlit dropped while another page was shown
     logic.keep_filled(d, ss)
     d.drawings += 1
