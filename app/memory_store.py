@@ -1,7 +1,7 @@
 """The table's correction memory in the app, without Streamlit: where it lives, what a photo teaches, forgetting.
 
 The memory (`vision.reader.memory`) is one file, `tile_memory.npz`, in the ledger's data folder; a table's
-crops are kept under the table's name. 算分 teaches the tiles a player changed from what the reader said
+crops are kept under the table's name and id (`table_key`). 算分 teaches the tiles a player changed from what the reader said
 (`score_lessons`), and at 确认记账 every tile of the photo's read hand (confirmed); 标注 teaches the boxes it
 saves. A crop is kept with its source (``photo#box``), so teaching a photo again replaces what it taught.
 The next photo of the table is read with the memory (`read_args`). A damaged file is set aside as
@@ -41,6 +41,12 @@ TEXT: dict[str, tuple[str, str]] = {
 def say(key: str, lang: str = "zh", **kwargs: object) -> str:
     """A string of the memory's lines in the page's language."""
     return translate(key, lang, strings=TEXT, **kwargs)
+
+
+def table_key(table: Any) -> str:
+    """The name a table's crops are kept under: its name and its ledger id (two tables of one name, e.g. a table
+    imported from its own export, each keep their own memory)."""
+    return f"{table.name}#{table.id}"
 
 
 def memory_path(ledger_file: str | Path) -> Path:

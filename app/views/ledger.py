@@ -18,7 +18,7 @@ from app.ledger import (
     default_data_dir,
     save_data_dir_setting,
 )
-from app.memory_store import memory_path
+from app.memory_store import memory_path, table_key
 from app.views.common import SEATS, current_table, get_ledger, lang, ledger_path, seat_label, tr
 from app.widgets.taught import taught_part
 from scoring.errors import JingsuanError
@@ -263,5 +263,5 @@ def render() -> None:
         st.dataframe(rounds_frame(rounds, table), hide_index=True, width="stretch")
         edit_part(ledger, table, rounds)
     transfer_part(ledger, table)
-    taught_part(memory_path(ledger_path()), table.name, lang())  # 这桌已教会 N 张牌, with 忘记
+    taught_part(memory_path(ledger_path()), table_key(table), lang())  # 这桌已教会 N 张牌, with 忘记
     data_dir_part()

@@ -146,7 +146,7 @@ def photo_part(d: RoundDraft, table: TableInfo) -> None:
         d.photo_key = key
         d.photo_t0 = time.perf_counter()
         memory, problem = memory_store.read_args(memory_store.memory_path(ledger_path()), memory_store.current_model(),
-                                                 table.name, lang())
+                                                 memory_store.table_key(table), lang())
         if problem:
             ss[PROBLEM_KEY] = problem
         d.reading = read_photo(data, logic.table_options(table), **({"memory": memory} if memory else {}))
@@ -187,12 +187,13 @@ def memory_part(d: RoundDraft, table: TableInfo, confirmed: bool = False) -> Non
     """The tiles the player changed on the photo are taught to the table's memory (`confirmed`: every tile of
     the read hand); under the row, '这桌已教会 N 张牌' once the table taught any (one short line: a phone's screen)."""
     path = memory_store.memory_path(ledger_path())
-    problem = memory_store.sync_score(st.session_state, path, memory_store.current_model(), table.name, d, entries(),
+    problem = memory_store.sync_score(st.session_state, path, memory_store.current_model(),
+                                      memory_store.table_key(table), d, entries(),
                                       confirmed, lang())
     if problem:
         st.session_state[PROBLEM_KEY] = problem
     if not confirmed:
-        taught_part(path, table.name, lang(), forget=False, hide_none=True)
+        taught_part(path, memory_store.table_key(table), lang(), forget=False, hide_none=True)
 
 
 def meld_type_label(kind: str) -> str:

@@ -76,7 +76,7 @@ def teach_annotation(dataset: Any, stem: str, boxes: Sequence[Any], lang: str) -
     ledger = get_ledger()
     if ledger is None:
         return
-    table = current_table(ledger).name
+    table = store.table_key(current_table(ledger))
     _, problem = store.teach_annotation(store.memory_path(ledger_path()), store.current_model(), table,
                                         dataset.image_path(stem), boxes, f"ann:{dataset.name}/{stem}",
                                         dataset.root / MEMORY_FILENAME, lang)
@@ -91,7 +91,8 @@ def table_memory(lang: str = "zh") -> dict[str, Any] | None:
     ledger = get_ledger()
     if ledger is None:
         return None
-    args, problem = store.read_args(store.memory_path(ledger_path()), store.current_model(), current_table(ledger).name, lang)
+    args, problem = store.read_args(store.memory_path(ledger_path()), store.current_model(),
+                                   store.table_key(current_table(ledger)), lang)
     if problem:
         st.session_state[PROBLEM_KEY] = problem
     return args or None

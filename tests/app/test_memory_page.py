@@ -32,7 +32,7 @@ def captions(at: AppTest) -> str:
 
 
 def taught(data_dir: Path) -> int:
-    return TileMemory.load(memory_path(data_dir / "ledger.sqlite3"), current_model() or "").count("牌桌 1")
+    return TileMemory.load(memory_path(data_dir / "ledger.sqlite3"), current_model() or "").count("牌桌 1#1")
 
 
 def open_ledger_page(at: AppTest) -> AppTest:
@@ -123,11 +123,11 @@ def test_boxes_saved_on_the_annotate_page_teach_the_table_and_go_with_the_datase
     tap(at, "ann_save")
     model = current_model() or ""
     tiles = [b.cls for b in boxes if b.cls != "back"]
-    assert TileMemory.load(memory_path(tmp_path / "data" / "ledger.sqlite3"), model).count("牌桌 1") == len(tiles)
+    assert TileMemory.load(memory_path(tmp_path / "data" / "ledger.sqlite3"), model).count("牌桌 1#1") == len(tiles)
     exported = list((tmp_path / "datasets").glob("*/tile_memory.npz"))
-    assert len(exported) == 1 and TileMemory.load(exported[0], model).count("牌桌 1") == len(tiles)
+    assert len(exported) == 1 and TileMemory.load(exported[0], model).count("牌桌 1#1") == len(tiles)
     tap(at, "ann_save")  # saved again: the photo's crops are replaced, not doubled
-    assert TileMemory.load(memory_path(tmp_path / "data" / "ledger.sqlite3"), model).count("牌桌 1") == len(tiles)
+    assert TileMemory.load(memory_path(tmp_path / "data" / "ledger.sqlite3"), model).count("牌桌 1#1") == len(tiles)
     import cv2
 
     from vision.datasets.store import DatasetStore
@@ -141,3 +141,20 @@ def test_boxes_saved_on_the_annotate_page_teach_the_table_and_go_with_the_datase
     (new,) = {p.stem for p in (tmp_path / "datasets").glob("*/images/*")} - before
     again = [b.cls for b in DatasetStore(exported[0].parent).load(new).boxes]
     assert "7z" in again and "4p" not in again
+
+
+def test_a_second_table_of_the_same_name_has_its_own_memory(data_dir: Path, hand_photo: Path) -> None:
+    from app.ledger import Ledger
+
+    at = upload(AppTest.from_file(MAIN, default_timeout=60).run(), hand_photo)
+    tap(at, f"hand_{draft(at).hand.index('4p')}", "pal_7z")  # table 1 is taught: this 四筒 is a 中
+    assert "这桌已教会 1 张牌" in captions(at)
+    with Ledger(data_dir / "ledger.sqlite3") as lg:  # another group names its new table the same (or imports it)
+        other = lg.create_table("牌桌 1", {}, "xingguo")
+    at.run()
+    at.sidebar.selectbox[0].set_value(other).run()
+    assert "这桌已教会" not in captions(at), "the other table taught nothing"
+    upload(at, hand_photo)
+    assert "4p" in draft(at).hand and "7z" not in draft(at).hand, "read without the first table's lessons"
+    open_ledger_page(at)
+    assert "这桌还没教过牌" in captions(at)
