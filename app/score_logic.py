@@ -53,6 +53,8 @@ class RoundDraft:
     photo_key: str | None = None
     photo_bytes: bytes | None = None
     photo_t0: float | None = None
+    #: The photo is the round's own: Streamlit emptied the uploader while another page (or table) was shown.
+    photo_kept: bool = False
     upload_gen: int = 0
     dismissed: set[str] = field(default_factory=set)
     result: dict[str, Any] | None = None

@@ -130,15 +130,41 @@ def entries() -> dict[str, Any]:
 def photo_part(d: RoundDraft, table: TableInfo) -> None:
     ss = st.session_state
     guide = photo_guide(lang())
-    if guide and not ss.get(d.upload_key):  # how to shoot: before the photo, not under it
+    if guide and not (ss.get(d.upload_key) or d.photo_kept):  # how to shoot: before the photo, not under it
         with st.expander(tr("photo_guide"), expanded=False):
             st.markdown(guide)
+    # Streamlit empties the uploader while another page is shown (its key is gone then); the player's ✕ leaves it
+    lost = d.upload_key not in ss and f"camera_{d.upload_gen}" not in ss
     upload = st.file_uploader(tr("photo"), type=["jpg", "jpeg", "png", "webp"], key=d.upload_key)
     shot = st.camera_input(tr("camera"), key=f"camera_{d.upload_gen}") if ss.get("https") else None
     got = upload or shot
-    if got is None:
+    if got is not None:
+        d.photo_kept = False
+        read_upload(d, got, table)
+    elif lost and d.photo_bytes:  # the round keeps its photo: its boxes stay tappable, its fixes are still taught
+        d.photo_kept = True
+    elif not d.photo_kept:  # the photo taken away: the round's photo goes with it
         d.photo_bytes = None
+    if d.photo_bytes is None:
         return
+    reading = d.reading
+    if reading is None:
+        return
+    if reading.message:
+        st.warning(reading.message)
+        return
+    if heap := logic.not_a_hand(len(reading.detections), lang()):  # one clear word, not a wall of questions
+        st.warning(heap)
+        return
+    low = sum(d_.conf < LOW_CONFIDENCE for d_ in reading.detections)
+    if low:  # the tiles to check are outlined on the photo and in the row; the count says how many
+        st.caption(tr("detected", n=len(reading.detections), low=low))
+    questions_part(d)  # the photo itself, with numbered boxes to tap, is drawn by hand_part
+
+
+def read_upload(d: RoundDraft, got: Any, table: TableInfo) -> None:
+    """A photo in the uploader: read once (as the table taught its tiles), its tiles put into the round."""
+    ss = st.session_state
     data = got.getvalue()
     d.photo_bytes = data
     key = f"{got.name}:{len(data)}"
@@ -153,19 +179,6 @@ def photo_part(d: RoundDraft, table: TableInfo) -> None:
         for name, value in logic.apply_reading(d, d.reading).items():
             logic.note_filled(d, ss, name, value, drawing=True)
             ss[name] = value
-    reading = d.reading
-    if reading is None:
-        return
-    if reading.message:
-        st.warning(reading.message)
-        return
-    if heap := logic.not_a_hand(len(reading.detections), lang()):  # one clear word, not a wall of questions
-        st.warning(heap)
-        return
-    low = sum(d_.conf < LOW_CONFIDENCE for d_ in reading.detections)
-    if low:  # the tiles to check are outlined on the photo and in the row; the count says how many
-        st.caption(tr("detected", n=len(reading.detections), low=low))
-    questions_part(d)  # the photo itself, with numbered boxes to tap, is drawn by hand_part
 
 
 def questions_part(d: RoundDraft) -> None:

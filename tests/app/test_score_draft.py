@@ -91,3 +91,22 @@ def test_a_tile_the_browser_has_shown_is_the_browsers() -> None:
     state["indicator"] = "2p"  # the next tap brings the player's own choice from the selector
     keep_filled(d, state)
     assert state["indicator"] == "2p" and not d.filled
+
+
+def test_the_photo_stays_on_the_page_after_the_ledger_and_a_fix_on_it_is_still_taught(data_dir: Path,
+                                                                                       hand_photo: Path) -> None:
+    from app.memory_store import current_model, memory_path
+    from vision.reader.memory import TileMemory
+
+    at = AppTest.from_file(MAIN, default_timeout=60).run()
+    d = at.session_state["score"]
+    at.file_uploader(key=d.upload_key).set_value((hand_photo.name, hand_photo.read_bytes(), "image/png")).run()
+    assert not at.exception, at.exception
+    open_page(at, "ledger")
+    open_page(at, "score")  # Streamlit emptied the uploader while 牌局 was shown; the round's photo is kept
+    d = at.session_state["score"]
+    assert d.photo_bytes == hand_photo.read_bytes()
+    assert at.button(key="save_example"), "保存为标注样本 is offered for the photo still on the page"
+    tap(at, f"hand_{d.hand.index('4p')}", "pal_7z")  # a fix made now is taught as before the page switch
+    table = f"牌桌 1#{at.session_state['table_id']}"
+    assert TileMemory.load(memory_path(data_dir / "ledger.sqlite3"), current_model() or "").count(table) == 1
