@@ -218,3 +218,19 @@ def test_read_photo_reads_a_tile_as_the_table_taught_it(hand_photo, tmp_path):
     again = vision.read_photo(hand_photo, memory=memory, table="张家")
     assert [d.tile for d in again.detections if d.box == box.box] == ["7z"]
     assert [d.tile for d in vision.read_photo(hand_photo, memory=memory, table="李家").detections if d.box == box.box] == ["4p"]
+
+
+def test_a_table_taught_with_another_classifiers_embeddings_leaves_the_reading_alone(centres):
+    """A memory whose crops are of another size (another classifier, same name): no tile renamed, no crash."""
+    from vision.reader.classifier import TileClassifier
+    from vision.reader.detection import Detection
+    from vision.reader.detector import DEFAULT_CLASSIFIER
+    from vision.reader.memory import apply_memory
+
+    classifier = TileClassifier(DEFAULT_CLASSIFIER)
+    memory = TileMemory(DEFAULT_CLASSIFIER.name)
+    memory.add("张家", np.concatenate([cluster(centres["8p"], 3, 0.05, 1), cluster(centres["1s"], 3, 0.05, 2)]),
+               ["8p"] * 3 + ["1s"] * 3)  # D = 32 numbers a crop, not the shipped classifier's
+    rgb = np.full((120, 100, 3), 200, np.uint8)
+    read = [Detection((20.0, 20.0, 80.0, 100.0), "1s", 0.9, (("1s", 0.5), ("8p", 0.4)))]
+    assert apply_memory(read, rgb, classifier, memory, "张家") == read

@@ -356,6 +356,8 @@ def apply_memory(detections: Sequence[Any], rgb: np.ndarray, classifier: Any, me
     embeddings = crop_embeddings(classifier, rgb, [d.box for d in detections])
     recalls = memory.recall(table, embeddings)
     head = memory.head(table)
+    if head is not None and head.weights.shape[0] != embeddings.shape[1]:  # another classifier's crops (as `recall`)
+        head = None
     probs = head.probabilities(embeddings) if head is not None else None
     out = []
     for i, (d, r) in enumerate(zip(detections, recalls)):
