@@ -144,3 +144,27 @@ def test_choosing_held_back_tiles_stays_within_its_time() -> None:
     a = assign([*dets, *junk], (1000, 1000), sure_above=0.25)
     assert time.perf_counter() - t0 < 0.05  # a loaded CI machine; about 5 ms here
     assert a.hand  # a reading comes back either way
+
+
+def turned_a_quarter(dets: list[Detection]) -> list[Detection]:
+    """The same boxes in the photo shot turned a quarter anticlockwise (a 1000 px square): rows run up and down."""
+    return [Detection((y1, 1000 - x2, y2, 1000 - x1), d.tile, d.conf, d.alternatives) for d in dets
+            for x1, y1, x2, y2 in [d.box]]
+
+
+def test_a_turned_photo_completes_its_kong_from_a_held_back_fourth_tile_as_the_upright_one() -> None:
+    # shot turned, every box is wider than tall: the held-back 5z stands in the rows and is no less likely a tile
+    dets = hold_back(hold_back(two_rows(HAND, "7s", [["5z", "5z", "5z", "5z"]], "9m"), 0), 4)
+    _, a = read(turned_a_quarter(dets))
+    assert [(m["type"], m["tiles"]) for m in a.melds] == [("gang", "5555z")]
+    assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m")
+
+
+def test_a_turned_photo_takes_a_held_back_tile_and_sets_a_stray_aside_as_the_upright_one() -> None:
+    dets = hold_back(two_rows(HAND, "7s", [["5z", "5z", "5z"]], "9m"), 8)
+    stray = Detection((500, 200, 530, 240), "3z", 0.3, (("3z", 0.2), ("back", 0.1)))
+    _, upright = read([*dets, stray])
+    _, turned = read(turned_a_quarter([*dets, stray]))
+    assert (turned.hand, turned.win_tile, turned.indicator) == (HAND, "7s", "9m")
+    assert [d.tile for d in turned.set_aside] == ["3z"]
+    assert turned.questions == upright.questions  # the set-aside box is the try's, asked about once, after the tile taken

@@ -205,7 +205,8 @@ def _with_held_back(dets: list[Detection], given: str | None, sure_above: float,
                     first: Assignment | None = None) -> Assignment:
     """`assign(sure_above=…)` of usable boxes; `first`: the reading of the sure boxes alone, when already made."""
     sure = [d for d in dets if d.conf >= sure_above]
-    held = sorted(((d, q) for d in dets if d.conf < sure_above and (q := held_odds(d, sure)) > 0),
+    turned = turned_a_quarter(sure)
+    held = sorted(((d, q) for d in dets if d.conf < sure_above and (q := held_odds(d, sure, turned)) > 0),
                   key=lambda t: -t[1])[:WEAK_TRIES]
     first = first or _assign_any(sure or dets, given, options)
     if not sure or not held or not (_troubled(first) or _short(first) or _pungs(first) or _stray_in(first)):
@@ -219,13 +220,14 @@ def sure_odds(d: Detection) -> float:
     return min(0.97, 0.5 + d.conf)
 
 
-def held_odds(d: Detection, sure: Sequence[Detection]) -> float:
+def held_odds(d: Detection, sure: Sequence[Detection], turned: bool = False) -> float:
     """How likely a held-back box is a true tile the round lacks (tuning split, 8 × 60 photos): the classifier's
     probability of its tile, scaled down when its box scored under a gap tile's `HELD_BACK_BOX` (conf = box^⅔ ·
     p^⅓), at most `GAP_ODDS` for a gap or faint tile (upright ones named at 0.9 or more: 14 in 19), less for a
     box lying sideways (`SIDEWAYS_ODDS`: half of them were table) or larger than two tiles, and none when boxes
     not doubtful cover it (`HELD_COVERED`: that tile again, a box over two tiles; a doubtful box
-    over it may be the stray one, set aside)."""
+    over it may be the stray one, set aside). `turned`: the photo was shot turned 90° (`turned_a_quarter`), so a
+    box standing in it lies sideways in the rows, and one lying in it stands."""
     p = d.alternatives[0][1] if d.alternatives else 1.0
     area = d.width * d.height
     if area <= 0 or sum(_overlap(d, s) for s in sure if s.conf >= DOUBTFUL) > HELD_COVERED * area:
@@ -235,7 +237,7 @@ def held_odds(d: Detection, sure: Sequence[Detection]) -> float:
     q = p * min(1.0, box / HELD_BACK_BOX) * min(1.0, HELD_LARGE * usual / area)
     if abs(box - HELD_BACK_BOX) < 1e-6:  # a gap or faint tile (`gaps.GAP_BOX_SCORE`), named on a place, not boxed
         q = min(q, GAP_ODDS)
-    if d.width > d.height:
+    if (d.width > d.height) != turned:
         q *= SIDEWAYS_ODDS
     return max(0.02, min(0.97, q))
 
@@ -353,7 +355,7 @@ def _assign_any(dets: list[Detection], given: str | None, options: Any = None) -
 def _assign_plain(dets: list[Detection], given: str | None, options: Any = None) -> Assignment:
     """The layout of `dets` as they are (no box set aside), upright or turned a quarter."""
     if turned_a_quarter(dets):
-        return _assign_turned(dets, given, options)
+        return _assign_turned(dets, given, options, tolerant=False)
     return _assign_layout(dets, given, options)
 
 
@@ -380,14 +382,15 @@ def _assign_tolerant(dets: list[Detection], given: str | None, options: Any = No
     return first
 
 
-def _assign_turned(dets: list[Detection], given: str | None, options: Any = None) -> Assignment:
+def _assign_turned(dets: list[Detection], given: str | None, options: Any = None, tolerant: bool = True) -> Assignment:
     """A photo turned 90°: read it turned upright both ways and keep the way whose layout adds up
-    (the winning tile set apart at the right end decides); when both read alike, ask."""
+    (the winning tile set apart at the right end decides); when both read alike, ask. `tolerant`: each way
+    may set doubtful boxes aside (`_assign_tolerant`), else every box is read as it is (`_assign_layout`)."""
     readings = []
     for clockwise in (True, False):
         turned = [quarter_turn(d, clockwise) for d in dets]
         back = {t.box: d for t, d in zip(turned, dets)}
-        a = _assign_tolerant(turned, given, options)
+        a = (_assign_tolerant if tolerant else _assign_layout)(turned, given, options)
         merit = (not _troubled(a), a.win_tile is not None, -len(a.questions))
         readings.append((merit, _in_photo_frame(a, back)))
     (best_merit, best), (other_merit, _) = sorted(readings, key=lambda r: r[0], reverse=True)
