@@ -202,3 +202,12 @@ def test_a_faint_box_on_the_table_is_not_a_tile() -> None:
     cloth = ((600.0, 40.0, 630.0, 80.0), "9m")  # a faint box with nothing under it
     a = read(tiles, scores={len(tiles): 0.01}, undrawn=[cloth])
     assert a.indicator is None and not any(q["code"] == "weak_added" for q in a.questions)
+
+
+def test_a_photo_shot_turned_a_quarter_gets_the_tile_in_its_rows_hole_too() -> None:
+    # the row of the first test, the photo turned anticlockwise (720 × 220 → 220 × 720): it runs up and down
+    tiles = [((y1, 720 - x2, y2, 720 - x1), c) for (x1, y1, x2, y2), c in row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s"])]
+    rgb = photo(tiles, size=(220, 720))
+    added = gap_tiles(rgb, found(tiles, {4}), namer(tiles))
+    assert [d.tile for d in added] == ["5p"]
+    assert box_iou(added[0].box, tiles[4][0]) > 0.8

@@ -7,7 +7,8 @@ least `END_ROW` tiles, one touching it, one set apart (a winning tile) and one l
 tile). Each place is cropped from the full-resolution photo and named by the classifier as any box is
 (`first_look_namer`); a proposal becomes a tile when the classifier names one surely at one of its places
 (`GAP_SURE`), never `none`, and `back` only past a row's end or beside a back (`gap_tiles`). Gaps next to a
-sideways (claimed) tile are a meld's and never proposed.
+sideways (claimed) tile are a meld's and never proposed. A photo shot turned 90° (`turned_a_quarter`) is
+measured turned upright and its places proposed back in the photo.
 
 `faint_tiles` does the same for boxes the detector drew but scored under the second look's floor (down
 to `FAINT_FLOOR`): a lone indicator is often boxed at 0.003–0.03 and named at 0.84–0.98.
@@ -30,7 +31,7 @@ import numpy as np
 from vision.reader.classifier import NO_TILE, crop_tile, tile_columns
 from vision.reader.detection import Detection
 from vision.reader.detector import tile_confidence
-from vision.reader.layout.geometry import BACK, Placed, cluster_rows, estimate_angle, place, tile_size
+from vision.reader.layout.geometry import BACK, Placed, measure_rows, quarter_turn, turned_a_quarter
 
 #: A gap between two standing neighbours at least this many tile widths wide may hold a missed tile …
 HOLE_MIN = 0.65
@@ -174,18 +175,29 @@ def _inside(box: Box, image_size: tuple[int, int] | None) -> bool:
     return image_size is None or (box[0] >= 0 and box[1] >= 0 and box[2] <= image_size[0] and box[3] <= image_size[1])
 
 
+def row_proposals(dets: Sequence[Detection]) -> list[Proposal]:
+    """Holes first, then row ends, of the rows of `dets` as they lie (running at most 40° from level)."""
+    angle, width, _, rows = measure_rows(dets)
+    return [*(p for r in rows for p in hole_proposals(r, width, angle)),
+            *(p for r in rows for p in end_proposals(r, width, angle))]
+
+
+def _turned_back(box: Box) -> Box:
+    """A box of the photo turned upright clockwise (`quarter_turn`) as the photo has it."""
+    return quarter_turn(Detection(box, "", 0.0), clockwise=False).box
+
+
 def proposals(dets: Sequence[Detection], image_size: tuple[int, int] | None = None) -> list[Proposal]:
     """Where the rows of `dets` may lack a tile: holes first, then row ends; of each, only the places no
     found box covers (`COVERED`) and lying in the photo."""
     dets = tile_sized(dets)
     if len(dets) < 2:
         return []
-    angle = estimate_angle(dets)
-    placed = place(dets, angle)
-    width, height = tile_size([p for p in placed if p.face_up] or placed)
-    rows = cluster_rows(placed, height)
-    found = [*(p for r in rows for p in hole_proposals(r, width, angle)),
-             *(p for r in rows for p in end_proposals(r, width, angle))]
+    if turned_a_quarter(dets):  # shot turned 90°, the rows run up and down: measured upright, proposed in the photo
+        found = [replace(p, boxes=tuple(_turned_back(b) for b in p.boxes))
+                 for p in row_proposals([quarter_turn(d, clockwise=True) for d in dets])]
+    else:
+        found = row_proposals(dets)
     out: list[Proposal] = []
     taken = list(dets)
     for p in found:

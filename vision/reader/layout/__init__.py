@@ -34,10 +34,9 @@ from vision.reader.layout.geometry import (
     Placed,
     cluster_rows,
     estimate_angle,
-    place,
+    measure_rows,
     quarter_turn,
     split_groups,
-    tile_size,
     turned_a_quarter,
 )
 from vision.reader.layout.questions import (
@@ -421,10 +420,7 @@ def _troubled(a: Assignment) -> bool:
 
 def _assign_layout(dets: list[Detection], given: str | None, options: Any = None) -> Assignment:
     """One pass of rows → groups → roles over `dets`."""
-    angle = estimate_angle(dets)
-    placed = place(dets, angle)
-    width, height = tile_size([p for p in placed if p.face_up] or placed)
-    rows = cluster_rows(placed, height)
+    angle, width, height, rows = measure_rows(dets)
     groups = [g for i, r in enumerate(rows) for g in split_groups(r, width, i)]
     st = RoleState(groups, pick_hand_row(rows, width))
     st.confidence["rows"] = _row_confidence(rows, height)

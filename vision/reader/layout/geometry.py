@@ -180,6 +180,14 @@ def estimate_angle(dets: Sequence[Detection], iterations: int = 2) -> float:
     return angle
 
 
+def measure_rows(dets: Sequence[Detection]) -> tuple[float, float, float, list[list[Placed]]]:
+    """Steps 1–2 of the layout: the rows' direction (radians), a standing tile's width and height, and the rows."""
+    angle = estimate_angle(dets)
+    placed = place(dets, angle)
+    width, height = tile_size([p for p in placed if p.face_up] or placed)
+    return angle, width, height, cluster_rows(placed, height)
+
+
 def gaps(row: Sequence[Placed]) -> list[float]:
     """Free space between consecutive tiles of an ordered row (negative = overlap)."""
     return [(b.u - b.along / 2) - (a.u + a.along / 2) for a, b in zip(row, row[1:])]
