@@ -90,3 +90,29 @@ def test_truncated_jpeg_is_rejected():
 def test_wrong_array_shape_is_rejected():
     with pytest.raises(DetectorError):
         load_image(np.zeros((10, 10, 7), dtype=np.uint8))
+
+
+def test_a_16_bit_greyscale_png_reads_as_its_greys_not_white():
+    grey = (np.arange(64 * 32, dtype=np.uint32).reshape(32, 64) * 32).astype(np.uint16)  # 0 … 65504
+    buf = io.BytesIO()
+    Image.fromarray(grey).save(buf, "PNG")
+    arr = load_image(buf.getvalue())
+    assert arr.shape == (32, 64, 3) and arr.dtype == np.uint8
+    assert np.abs(arr[:, :, 0].astype(int) - np.rint(grey / 257.0)).max() <= 1
+    assert (arr[:, :, 0] == arr[:, :, 2]).all()
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_every_exif_orientation_turns_a_jpeg_as_pillow_does(orientation):
+    from PIL import ImageOps
+
+    rgb = np.zeros((40, 60, 3), np.uint8)
+    rgb[:10, :20] = (250, 0, 0)  # a red corner top left, a blue band at the bottom
+    rgb[30:, :] = (0, 0, 250)
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buf = io.BytesIO()
+    Image.fromarray(rgb).save(buf, "JPEG", quality=95, exif=exif.tobytes())
+    data = buf.getvalue()
+    expected = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(data))).convert("RGB"))
+    assert np.array_equal(load_image(data), expected)

@@ -52,12 +52,22 @@ def check_dimensions(width: int, height: int) -> None:
         )
 
 
+#: Pillow's modes of 16-bit grey (a 16-bit greyscale PNG opens as one of these): its RGB conversion clips
+#: every value over 255, so such a photo came out white; its values are brought to 0–255 first.
+WIDE_GREY_MODES = ("I;16", "I;16B", "I;16L", "I;16N", "I")
+
+
 def _from_pil(img: Any) -> np.ndarray:
-    from PIL import ImageOps
+    from PIL import Image, ImageOps
 
     check_dimensions(img.width, img.height)
     with contextlib.suppress(Exception):  # a broken EXIF block must not lose the photo
         img = ImageOps.exif_transpose(img)
+    if img.mode in WIDE_GREY_MODES:
+        grey = np.asarray(img, dtype=np.float64)
+        if img.mode != "I" or grey.max() > 255:  # 32-bit "I" holding 8-bit values stays as it is
+            grey = grey / 257.0
+        img = Image.fromarray(np.clip(np.rint(grey), 0, 255).astype(np.uint8))
     return np.asarray(img.convert("RGB"))
 
 
