@@ -40,3 +40,27 @@ def test_the_threshold_reads_as_one_detection_and_the_second_look_names_only_new
     assert stub.found == 1  # the YOLO stage ran once
     assert stub.named == [2, 1]  # the faint box over the first tile is that tile again: not named
     assert [d.box for d in deeper] == [(0, 0, 30, 40), (30, 0, 60, 40), (100, 0, 130, 40)]
+
+
+class _Unsure(_Stub):
+    """Two sure tiles, and two boxes apart the classifier half doubts (p 0.3): one scored 0.2, which the
+    threshold's own pass names, and a fainter one scored 0.1 that only the second look names."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.boxes = np.array([[0, 0, 30, 40], [30, 0, 60, 40], [100, 0, 130, 40], [200, 0, 230, 40]], float)
+        self.scores = np.array([0.9, 0.8, 0.2, 0.1])
+
+    def _classify(self, rgb: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> list[Detection]:
+        self.named.append(len(boxes))
+        return [Detection(tuple(b), "5z", tile_confidence(s, 0.95 if s > 0.5 else 0.3), (("5z", 0.3),))
+                for b, s in zip(boxes, scores)]
+
+
+def test_a_box_the_threshold_named_but_found_unsure_is_given_deeper_down_like_a_fainter_one() -> None:
+    stub = _Unsure()
+    levels = DetectionLevels(stub, np.zeros((50, 240, 3), np.uint8), 0.1)
+    assert [d.box for d in levels.at(0.25)] == [(0, 0, 30, 40), (30, 0, 60, 40)]  # 0.2 box: conf 0.23
+    deeper = levels.at(0.1)
+    assert [d.box for d in deeper] == [(0, 0, 30, 40), (30, 0, 60, 40), (100, 0, 130, 40), (200, 0, 230, 40)]
+    assert stub.named == [3, 1]  # the 0.2 box is not named twice

@@ -41,7 +41,8 @@ class DetectionLevels:
         self.detector, self.rgb, self.floor, self.fill_gaps = detector, rgb, floor, fill_gaps
         self._boxes: np.ndarray | None = None
         self._scores: np.ndarray | None = None
-        self._named: dict[float, list[Detection]] = {}
+        #: The first threshold asked and every box named for it, those it leaves out too (they count deeper down).
+        self._first: tuple[float, list[Detection]] | None = None
 
     def at(self, conf: float) -> list[Detection]:
         """The photo's detections of confidence ≥ `conf` (below the first threshold asked: up to MAX_WEAK more,
@@ -52,23 +53,20 @@ class DetectionLevels:
             lowest = box_floor(min(conf, self.floor))
             self._boxes, self._scores, _ = self.detector.find_boxes(self.rgb, min(lowest, FAINT_FLOOR) if self.fill_gaps else lowest)
         assert self._scores is not None
-        if not self._named:
+        if self._first is None:
             sure = self._scores >= box_floor(conf)
-            named = self.detector._classify(self.rgb, self._boxes[sure], self._scores[sure])
-            self._named[conf] = [d for d in named if d.conf >= conf]
-            return list(self._named[conf])
-        first_conf = max(self._named)
-        first = self._named[first_conf]
+            self._first = (conf, self.detector._classify(self.rgb, self._boxes[sure], self._scores[sure]))
+        first_conf, named = self._first
         if conf >= first_conf:
-            return [d for d in first if d.conf >= conf]
+            return [d for d in named if d.conf >= conf]
         rest = (self._scores < box_floor(first_conf)) & (self._scores >= box_floor(conf))
         boxes, scores = self._boxes[rest], self._scores[rest]
-        if len(first) and len(boxes):
-            keep = iou_matrix(boxes, np.array([d.box for d in first])).max(axis=1) < SAME_TILE
+        if len(named) and len(boxes):
+            keep = iou_matrix(boxes, np.array([d.box for d in named])).max(axis=1) < SAME_TILE
             boxes, scores = boxes[keep], scores[keep]
         order = np.argsort(-scores, kind="stable")[:MAX_WEAK]
         weak = self.detector._classify(self.rgb, boxes[order], scores[order]) if len(order) else []
-        out = drop_covered([*first, *(d for d in weak if d.conf >= conf)])
+        out = drop_covered([d for d in [*named, *weak] if d.conf >= conf])
         if self.fill_gaps and hasattr(self.detector.classifier, "classify_top"):  # tiles boxed faintly or not at all
             name = first_look_namer(self.detector.classifier)
             faint = self._scores < box_floor(conf)
