@@ -61,7 +61,8 @@ class Classifier:
     def __init__(self, truth: list[tuple[Box, str]], lie: str | None = None) -> None:
         self.truth, self.lie = truth, lie
 
-    def classify_top(self, rgb: np.ndarray, boxes: list[Box], k: int = 3) -> list[tuple[tuple[str, float], ...]]:
+    def classify_top(self, rgb: np.ndarray, boxes: list[Box], k: int = 3,
+                     first: np.ndarray | None = None) -> list[tuple[tuple[str, float], ...]]:
         out = []
         for box in boxes:
             fit, code = max((box_iou(t[0], box), t[1]) for t in self.truth)
@@ -211,3 +212,26 @@ def test_a_photo_shot_turned_a_quarter_gets_the_tile_in_its_rows_hole_too() -> N
     added = gap_tiles(rgb, found(tiles, {4}), namer(tiles))
     assert [d.tile for d in added] == ["5p"]
     assert box_iou(added[0].box, tiles[4][0]) > 0.8
+
+
+def test_each_proposed_place_is_read_once_when_its_first_look_is_sure() -> None:
+    from vision.reader.classifier import TileClassifier
+    from vision.reader.gaps import first_look_namer
+
+    class Sure(TileClassifier):
+        """The reader's classifier with a network that names every crop 1m at 0.95 and counts the crops it read."""
+
+        def __init__(self) -> None:
+            self.names, self.read = CLASSIFIER_NAMES, 0
+
+        def __call__(self, crops: np.ndarray) -> np.ndarray:
+            self.read += len(crops)
+            probs = np.full((len(crops), len(self.names)), 0.05 / (len(self.names) - 1))
+            probs[:, 0] = 0.95
+            return probs
+
+    tiles = row(["1m", "2m", "3m", "4m"])
+    classifier = Sure()
+    tops = first_look_namer(classifier)(photo(tiles), [b for b, _ in tiles])
+    assert [top[0] for top in tops] == [("1m", 0.95)] * 4
+    assert classifier.read == 4  # the first look, not again inside classify_top

@@ -124,12 +124,13 @@ class TileClassifier:
         return [top[0] for top in self.classify_top(rgb, boxes, 1)]
 
     def classify_top(self, rgb: np.ndarray, boxes: list[tuple[float, float, float, float]],
-                     k: int = TOP_CHOICES) -> list[tuple[tuple[str, float], ...]]:
+                     k: int = TOP_CHOICES, first: np.ndarray | None = None) -> list[tuple[tuple[str, float], ...]]:
         """The `k` most likely tile classes of each box with their probabilities, best first; never `NO_TILE`.
-        A box the first look is unsure of is read from the mean of four views (`second_look_views`)."""
+        A box the first look is unsure of is read from the mean of four views (`second_look_views`). `first`: the
+        first look's probabilities of `boxes` when the caller has already read them (`gaps.first_look_namer`)."""
         if not boxes:
             return []
-        probs = self(np.stack([crop_tile(rgb, b) for b in boxes]))
+        probs = self(np.stack([crop_tile(rgb, b) for b in boxes])) if first is None else np.array(first, copy=True)
         tiles = tile_columns(self.names)
         unsure = np.nonzero(probs[:, tiles].max(axis=1) < SECOND_LOOK_BELOW)[0]
         if len(unsure):

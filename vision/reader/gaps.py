@@ -210,7 +210,7 @@ def proposals(dets: Sequence[Detection], image_size: tuple[int, int] | None = No
 
 def first_look_namer(classifier: Any) -> Namer:
     """A `TileClassifier`'s `classify_top` (second look included) on the places its first look finds
-    promising (`PROMISING`); the others, most of them table, get no choices."""
+    promising (`PROMISING`), that first look not read again; the others, most of them table, get no choices."""
     def name(rgb: np.ndarray, boxes: list[Box]) -> list[Top]:
         if not boxes:
             return []
@@ -218,7 +218,8 @@ def first_look_namer(classifier: Any) -> Namer:
         best = probs[:, tile_columns(classifier.names)].max(axis=1)
         keep = [i for i, p in enumerate(best) if p >= PROMISING]
         out: list[Top] = [()] * len(boxes)
-        for i, top in zip(keep, classifier.classify_top(rgb, [boxes[i] for i in keep]) if keep else []):
+        tops = classifier.classify_top(rgb, [boxes[i] for i in keep], first=probs[keep]) if keep else []
+        for i, top in zip(keep, tops):
             out[i] = top
         return out
 
