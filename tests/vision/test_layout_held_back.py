@@ -168,3 +168,13 @@ def test_a_turned_photo_takes_a_held_back_tile_and_sets_a_stray_aside_as_the_upr
     assert (turned.hand, turned.win_tile, turned.indicator) == (HAND, "7s", "9m")
     assert [d.tile for d in turned.set_aside] == ["3z"]
     assert turned.questions == upright.questions  # the set-aside box is the try's, asked about once, after the tile taken
+
+
+def test_a_gap_tile_the_classifier_is_sure_of_is_weighed_as_a_gap_tile_not_a_boxed_one() -> None:
+    from vision.reader.gaps import Proposal, named_gap
+    from vision.reader.layout import GAP_ODDS, held_odds
+
+    sure = row_of(["1m", "2m", "+1", "4m"], 10, 80)
+    gap = named_gap(Proposal(((70.0, 80.0, 100.0, 120.0),), "hole", False), [(("3m", 0.99),)])
+    assert gap is not None and gap.conf < 0.25  # held back
+    assert held_odds(gap, sure) == GAP_ODDS  # table passes for a tile in a hole 1 in 4: never surer than that

@@ -129,10 +129,8 @@ class TileDetector:
         max_det: int = MAX_DETECTIONS,
     ) -> list[Detection]:
         rgb = load_image(image)
-        if self.classifier is not None:
-            # box^⅔ × class^⅓ ≥ conf needs box ≥ conf^1.5: boxes below cannot pass and are not classified
-            floor = max(min(conf, BOX_THRESHOLD), conf ** (1 / BOX_WEIGHT))
-            mapped, scores, _ = self.find_boxes(rgb, floor, iou, max_det, agnostic_score=True)
+        if self.classifier is not None:  # boxes under `box_floor` cannot pass and are not classified
+            mapped, scores, _ = self.find_boxes(rgb, box_floor(conf), iou, max_det, agnostic_score=True)
             return [d for d in self._classify(rgb, mapped, scores) if d.conf >= conf]
         mapped, scores, cls_ids = self.find_boxes(rgb, conf, iou, max_det, agnostic_score=False)
         dets = [
@@ -181,6 +179,18 @@ def tile_confidence(box_score: float, class_prob: float) -> float:
     """Two-stage confidence: a weighted geometric mean of the detector's "a tile is here" (weight
     `BOX_WEIGHT`) and the classifier's "it is this tile"."""
     return max(box_score, 0.0) ** BOX_WEIGHT * max(class_prob, 0.0) ** (1 - BOX_WEIGHT)
+
+
+def box_floor(conf: float) -> float:
+    """The least box score whose tile can reach `conf` once named: box^⅔ × class^⅓ ≥ conf needs box ≥ conf^1.5
+    (and every box from `BOX_THRESHOLD` up is named)."""
+    return max(min(conf, BOX_THRESHOLD), conf ** (1 / BOX_WEIGHT))
+
+
+def box_score(conf: float, class_prob: float) -> float:
+    """The detector's box score a two-stage confidence was made from, with the classifier's `class_prob`
+    (`tile_confidence` undone)."""
+    return (max(conf, 0.0) / max(class_prob, 1e-9) ** (1 - BOX_WEIGHT)) ** (1 / BOX_WEIGHT)
 
 
 def get_detector(model_path: str | Path | None = None) -> TileDetector:

@@ -19,18 +19,13 @@ import numpy as np
 
 from vision.reader.boxes import iou_matrix
 from vision.reader.detection import Detection
-from vision.reader.detector import BOX_THRESHOLD, BOX_WEIGHT, drop_covered
+from vision.reader.detector import box_floor, drop_covered
 from vision.reader.gaps import FAINT_FLOOR, faint_tiles, first_look_namer, gap_tiles
 
 #: Weak boxes named at most on the second look (surest box scores first).
 MAX_WEAK = 12
 #: A weak box overlapping a named one this much is that tile again, not named.
 SAME_TILE = 0.3
-
-
-def box_floor(conf: float) -> float:
-    """The least box score whose tile can reach `conf` once named (the detector's own rule)."""
-    return max(min(conf, BOX_THRESHOLD), conf ** (1 / BOX_WEIGHT))
 
 
 class DetectionLevels:

@@ -28,6 +28,7 @@ from typing import Any
 
 from scoring.tiles import format_tiles, parse_tiles, tile
 from vision.reader.detection import Detection
+from vision.reader.detector import box_score
 from vision.reader.layout.geometry import (
     ROW_FRACTION,
     Group,
@@ -232,7 +233,7 @@ def held_odds(d: Detection, sure: Sequence[Detection], turned: bool = False) -> 
     if area <= 0 or sum(_overlap(d, s) for s in sure if s.conf >= DOUBTFUL) > HELD_COVERED * area:
         return 0.0
     usual = sorted(s.width * s.height for s in sure)[len(sure) // 2] if sure else area
-    box = d.conf ** 1.5 / math.sqrt(max(p, 1e-9))
+    box = box_score(d.conf, p)
     q = p * min(1.0, box / HELD_BACK_BOX) * min(1.0, HELD_LARGE * usual / area)
     if abs(box - HELD_BACK_BOX) < 1e-6:  # a gap or faint tile (`gaps.GAP_BOX_SCORE`), named on a place, not boxed
         q = min(q, GAP_ODDS)
