@@ -52,9 +52,8 @@ def stage_times(detector: Any, photo: Path) -> dict[str, float]:
     mark()
     output = detector.session.run(None, {detector.input_name: blob})[0]
     mark()
-    floor = max(min(det.CONF_THRESHOLD, det.BOX_THRESHOLD), det.CONF_THRESHOLD ** (1 / det.BOX_WEIGHT))
-    boxes, scores, _ = det.decode_yolo_output(output, floor, len(detector.names), agnostic_score=True)
-    keep = nms(boxes, scores, det.IOU_THRESHOLD)[: det.MAX_DETECTIONS]
+    boxes, scores, _ = det.decode_yolo_output(output, det.box_floor(det.CONF_THRESHOLD), len(detector.names), agnostic_score=True)
+    keep = nms(boxes, scores, det.IOU_THRESHOLD, det.MAX_DETECTIONS)
     mapped, scores = image.boxes_to_image(boxes[keep], geo), scores[keep]
     good = [tuple(float(v) for v in b) for b in mapped if b[2] > b[0] and b[3] > b[1]]
     mark()

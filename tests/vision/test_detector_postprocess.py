@@ -22,6 +22,17 @@ def test_nms_of_nothing_is_nothing():
     assert nms(np.zeros((0, 4)), np.zeros(0)) == []
 
 
+def test_nms_with_a_limit_keeps_the_first_of_what_it_would_keep_and_stops_there():
+    rng = np.random.default_rng(0)
+    xy = rng.uniform(0, 400, (2000, 2))
+    boxes = np.hstack([xy, xy + rng.uniform(8, 30, (2000, 2))])  # a busy photo read down to the faint boxes
+    scores = rng.uniform(0.003, 1.0, 2000)
+    every = nms(boxes, scores, 0.5)
+    assert len(every) > 300
+    assert nms(boxes, scores, 0.5, 300) == every[:300]
+    assert nms(boxes, scores, 0.5, 5000) == every
+
+
 def test_decode_picks_best_class_and_converts_centre_size_to_corners():
     nc = 35
     out = np.zeros((1, 4 + nc, 3), dtype=np.float32)

@@ -23,12 +23,14 @@ def box_iou(a: Sequence[float], b: Sequence[float]) -> float:
     return float(iou_matrix(np.asarray(a, float), np.asarray(b, float))[0, 0])
 
 
-def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float = 0.5) -> list[int]:
-    """Greedy non-maximum suppression; returns indices kept, best score first."""
+def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float = 0.5, limit: int | None = None) -> list[int]:
+    """Greedy non-maximum suppression; returns indices kept, best score first, at most `limit` of them (the first
+    `limit` of all: a weaker box never suppresses a stronger one, so it stops there; a busy photo read down to the
+    faint boxes keeps over a thousand)."""
     boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
     order = np.argsort(-np.asarray(scores, dtype=np.float64).reshape(-1), kind="stable")
     keep: list[int] = []
-    while order.size:
+    while order.size and (limit is None or len(keep) < limit):
         i, rest = int(order[0]), order[1:]
         keep.append(i)
         order = rest[iou_matrix(boxes[i], boxes[rest])[0] <= iou_threshold]

@@ -146,7 +146,7 @@ class TileDetector:
         blob, geo = letterbox_pixels(rgb, self.imgsz) if self.takes_pixels else letterbox_blob(rgb, self.imgsz)
         output = self.session.run(None, {self.input_name: blob})[0]
         boxes, scores, cls_ids = decode_yolo_output(output, conf, len(self.names), agnostic_score=agnostic_score)
-        keep = nms(boxes, scores, iou)[:max_det]
+        keep = nms(boxes, scores, iou, max_det)
         return boxes_to_image(boxes[keep], geo), scores[keep], cls_ids[keep]
 
     def _classify(self, rgb: np.ndarray, mapped: np.ndarray, box_scores: np.ndarray) -> list[Detection]:
