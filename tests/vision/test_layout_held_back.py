@@ -178,3 +178,20 @@ def test_a_gap_tile_the_classifier_is_sure_of_is_weighed_as_a_gap_tile_not_a_box
     gap = named_gap(Proposal(((70.0, 80.0, 100.0, 120.0),), "hole", False), [(("3m", 0.99),)])
     assert gap is not None and gap.conf < 0.25  # held back
     assert held_odds(gap, sure) == GAP_ODDS  # table passes for a tile in a hole 1 in 4: never surer than that
+
+
+def test_a_gap_tile_stays_held_back_when_the_photo_is_read_at_a_threshold_under_its_score() -> None:
+    # `jingsuan read --conf 0.2`: the indicator is barely seen, and the classifier takes the table in the hole
+    # between it and the 碰 for a 白板 (a gap tile, 0.21): the round lacks the indicator, not a 白板
+    from vision.reader.gaps import Proposal, named_gap
+
+    dets = hold_back(two_rows(HAND, "7s", [["5z", "5z", "5z"]], "9m"), 0, conf=0.15)
+    gap = named_gap(Proposal(((40.0, 10.0, 70.0, 50.0),), "hole", False), [(("5z", 0.99),)])
+    assert gap is not None and 0.2 < gap.conf < 0.25
+
+    def detect_at(conf: float) -> list[Detection]:
+        return [d for d in dets if d.conf >= conf] + ([gap] if conf < 0.2 else [])  # gap tiles: second look only
+
+    _, a = read_layout(detect_at, 0.2, (1000, 1000))
+    assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m") and [m["tiles"] for m in a.melds] == ["555z"]
+    assert "set_aside" not in codes(a) and "白" not in asked_tiles(a) and "九万" in asked_tiles(a)

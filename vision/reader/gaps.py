@@ -14,9 +14,9 @@ measured turned upright and its places proposed back in the photo.
 to `FAINT_FLOOR`): a lone indicator is often boxed at 0.003–0.03 and named at 0.84–0.98.
 
 Both score `tile_confidence(GAP_BOX_SCORE, p)` (a gap tile has no box score, a faint tile's own would sink
-it under any floor): under the reader's threshold, so `layout.read_layout` holds it back like a faint box and takes it in only when the
-round lacks a tile: a gap between meld groups or before the winning tile stays a gap unless the count
-demands it.
+it under any floor): under the reader's threshold, and `layout` knows it by that score (`named_on_a_place`)
+and holds it back at any threshold like a faint box, taking it in only when the round lacks a tile: a gap
+between meld groups or before the winning tile stays a gap unless the count demands it.
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ SMALLEST = 0.4
 LARGEST = 1.8
 #: A gap tile is kept when the classifier gives its tile at least this probability (tuning split).
 GAP_SURE = 0.7
-#: The box score a gap tile is given (`tile_confidence`): under any threshold the layout reads at, so it is held back.
+#: The box score a gap tile is given (`tile_confidence`): the layout knows a gap tile by it and always holds it back
+#: (`layout.named_on_a_place`, `layout.HELD_BACK_BOX`).
 GAP_BOX_SCORE = 0.1
 #: A proposal covered this much by a box already found is that box's tile, not a missed one.
 COVERED = 0.3

@@ -204,14 +204,32 @@ def _usable(detections: Sequence[Detection], image_size: tuple[int, int] | None)
 def _with_held_back(dets: list[Detection], given: str | None, sure_above: float, options: Any = None,
                     first: Assignment | None = None) -> Assignment:
     """`assign(sure_above=…)` of usable boxes; `first`: the reading of the sure boxes alone, when already made."""
-    sure = [d for d in dets if d.conf >= sure_above]
+    sure = _sure(dets, sure_above)
     turned = turned_a_quarter(sure)
-    held = sorted(((d, q) for d in dets if d.conf < sure_above and (q := held_odds(d, sure, turned)) > 0),
+    held = sorted(((d, q) for d in dets if not _is_sure(d, sure_above) and (q := held_odds(d, sure, turned)) > 0),
                   key=lambda t: -t[1])[:WEAK_TRIES]
     first = first or _assign_any(sure or dets, given, options)
     if not sure or not held or not (_troubled(first) or _short(first) or _pungs(first) or _stray_in(first)):
         return first
     return _take_held_back(first, sure, held, given, options)
+
+
+def named_on_a_place(d: Detection) -> bool:
+    """A gap or faint tile (`vision.reader.gaps`): named by the classifier on a place the detector did not box
+    (or barely), scored as a gap tile's box (`HELD_BACK_BOX`, `gaps.GAP_BOX_SCORE`) whatever the threshold."""
+    p = d.alternatives[0][1] if d.alternatives else 1.0
+    return abs(box_score(d.conf, p) - HELD_BACK_BOX) < 1e-6
+
+
+def _is_sure(d: Detection, sure_above: float) -> bool:
+    """A box the threshold passes; a gap or faint tile never does (read at a threshold under its score, 0.2 say,
+    it would be counted unasked, or set aside with a question, where it is to be held back)."""
+    return d.conf >= sure_above and not named_on_a_place(d)
+
+
+def _sure(dets: Sequence[Detection], sure_above: float) -> list[Detection]:
+    """The boxes the threshold passes (`_is_sure`)."""
+    return [d for d in dets if _is_sure(d, sure_above)]
 
 
 def sure_odds(d: Detection) -> float:
@@ -233,9 +251,8 @@ def held_odds(d: Detection, sure: Sequence[Detection], turned: bool = False) -> 
     if area <= 0 or sum(_overlap(d, s) for s in sure if s.conf >= DOUBTFUL) > HELD_COVERED * area:
         return 0.0
     usual = sorted(s.width * s.height for s in sure)[len(sure) // 2] if sure else area
-    box = box_score(d.conf, p)
-    q = p * min(1.0, box / HELD_BACK_BOX) * min(1.0, HELD_LARGE * usual / area)
-    if abs(box - HELD_BACK_BOX) < 1e-6:  # a gap or faint tile (`gaps.GAP_BOX_SCORE`), named on a place, not boxed
+    q = p * min(1.0, box_score(d.conf, p) / HELD_BACK_BOX) * min(1.0, HELD_LARGE * usual / area)
+    if named_on_a_place(d):
         q = min(q, GAP_ODDS)
     if (d.width > d.height) != turned:
         q *= SIDEWAYS_ODDS
@@ -334,7 +351,7 @@ def read_layout(detect_at: Callable[[float], list[Detection]], conf: float, imag
     usable = _usable(more, image_size)
     if not usable:
         return dets, first
-    same = {id(d) for d in usable if d.conf >= conf} == {id(d) for d in _usable(dets, image_size)}
+    same = {id(d) for d in _sure(usable, conf)} == {id(d) for d in _usable(dets, image_size)}
     second = _with_held_back(usable, _normalise_indicator(indicator), conf, options, first if same else None)
     return (more, second) if not _troubled(second) else (dets, first)
 
