@@ -416,10 +416,20 @@ class FilledEntries(MutableMapping[str, Any]):
         return len(self.state)
 
 
+#: What each widget of a clean round shows. They are set, not merely forgotten: Streamlit's browser keeps showing
+#: a widget's last value when the server forgets it, and sends it back with the next tap (the recorded round's
+#: 胡 and 翻精 came back into the next). 庄家 is left out: the page proposes the ledger's next dealer.
+EMPTY_ENTRIES: dict[str, Any] = {
+    "win_tile": None, "indicator": None, "win_seat": SEATS[0], "win_from": "self", "after_kong": False,
+    "robbed_kong": False, "special": "none", "follow": 0, **{f"j{k}_{s}": 0 for k in "zf" for s in SEATS},
+}
+
+
 def clear_entries(entries: MutableMapping[str, Any]) -> None:
-    """Forget every widget value of the round (the widgets come back empty or at their defaults)."""
+    """Empty every widget of the round: each at its clean value (`EMPTY_ENTRIES`), 庄家 to be proposed again."""
     for key in ENTRY_KEYS:
         entries.pop(key, None)
+    entries.update(EMPTY_ENTRIES)
 
 
 # ----------------------------------------------------------------------------- messages

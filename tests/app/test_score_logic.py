@@ -53,9 +53,10 @@ def test_the_next_round_is_clean_and_renews_the_uploader() -> None:
     new = d.next_round()
     assert new.hand == [] and new.melds == [] and new.photo_key is None
     assert new.upload_key != d.upload_key
-    entries = {"win_tile": "5s", "jz_S": 2, "follow": 1, "other": 1}
+    entries = {"win_tile": "5s", "jz_S": 2, "follow": 1, "dealer": "S", "other": 1}
     logic.clear_entries(entries)
-    assert entries == {"other": 1}
+    assert entries["win_tile"] is None and entries["jz_S"] == 0 and entries["follow"] == 0  # shown empty, not kept
+    assert "dealer" not in entries and entries["other"] == 1  # the next dealer is proposed again
 
 
 def test_a_stored_round_comes_back_as_draft_and_widget_values() -> None:
