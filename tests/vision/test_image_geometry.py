@@ -101,18 +101,3 @@ def test_a_16_bit_greyscale_png_reads_as_its_greys_not_white():
     assert np.abs(arr[:, :, 0].astype(int) - np.rint(grey / 257.0)).max() <= 1
     assert (arr[:, :, 0] == arr[:, :, 2]).all()
 
-
-@pytest.mark.parametrize("orientation", range(1, 9))
-def test_every_exif_orientation_turns_a_jpeg_as_pillow_does(orientation):
-    from PIL import ImageOps
-
-    rgb = np.zeros((40, 60, 3), np.uint8)
-    rgb[:10, :20] = (250, 0, 0)  # a red corner top left, a blue band at the bottom
-    rgb[30:, :] = (0, 0, 250)
-    exif = Image.Exif()
-    exif[0x0112] = orientation
-    buf = io.BytesIO()
-    Image.fromarray(rgb).save(buf, "JPEG", quality=95, exif=exif.tobytes())
-    data = buf.getvalue()
-    expected = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(data))).convert("RGB"))
-    assert np.array_equal(load_image(data), expected)
