@@ -234,3 +234,32 @@ def test_a_table_taught_with_another_classifiers_embeddings_leaves_the_reading_a
     rgb = np.full((120, 100, 3), 200, np.uint8)
     read = [Detection((20.0, 20.0, 80.0, 100.0), "1s", 0.9, (("1s", 0.5), ("8p", 0.4)))]
     assert apply_memory(read, rgb, classifier, memory, "张家") == read
+
+
+def test_a_photo_read_again_deeper_down_asks_the_memory_about_each_box_once(monkeypatch, tmp_path):
+    """A hand a tile short is detected again down to the floor: the boxes of the first look are not embedded twice."""
+    import vision
+    from vision.reader import memory as memory_module
+    from vision.reader.detector import get_detector
+    from vision.reader.photo import detector_path
+    from vision.training.synth import TileArtError, render_layout
+
+    try:  # 翻精 九万 above; the hand lacks its 三万, the winning 東 set apart
+        rgb = render_layout([[["9m"]], [["1m", "2m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "5z", "5z"], ["1z"]]],
+                            tile_height=80, background=(40, 110, 60)).image
+    except TileArtError as exc:
+        pytest.skip(f"no tile art: {exc}")
+    classifier = get_detector(detector_path()).classifier
+    memory = TileMemory(classifier.path.name)
+    memory.add("张家", memory_module.crop_embeddings(classifier, rgb, [(2.0, 2.0, 22.0, 22.0)]), ["none"])  # a patch of table
+    embedded: list[tuple[float, ...]] = []
+    crops = memory_module.crop_embeddings
+
+    def counting(classifier, rgb, boxes):  # noqa: ANN001, ANN202 - crop_embeddings, counted
+        embedded.extend(tuple(b) for b in boxes)
+        return crops(classifier, rgb, boxes)
+
+    monkeypatch.setattr(memory_module, "crop_embeddings", counting)
+    reading = vision.read_photo(rgb, memory=memory, table="张家")
+    assert len(reading.detections) > 13  # read again down to the floor
+    assert len(embedded) == len(set(embedded))

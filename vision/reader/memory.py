@@ -348,9 +348,15 @@ def crop_embeddings(classifier: Any, rgb: np.ndarray, boxes: Sequence[tuple[floa
 
 def apply_memory(detections: Sequence[Any], rgb: np.ndarray, classifier: Any, memory: TileMemory,
                  table: str) -> list[Any]:  # fmt: skip
-    """Detections as the table's memory reads them: a crop within `max_distance` of a remembered tile's
-    prototype takes that tile (a box remembered as `NOT_A_TILE`, one a player deleted, is dropped);
-    otherwise the table's head re-ranks the classifier's top choices (`rerank`)."""
+    """Detections as the table's memory reads them (`memory_readings`), the boxes a player deleted left out."""
+    return [d for d in memory_readings(detections, rgb, classifier, memory, table) if d is not None]
+
+
+def memory_readings(detections: Sequence[Any], rgb: np.ndarray, classifier: Any, memory: TileMemory,
+                    table: str) -> list[Any | None]:  # fmt: skip
+    """Each detection as the table's memory reads it: a crop within `max_distance` of a remembered tile's
+    prototype takes that tile (None: a box remembered as `NOT_A_TILE`, one a player deleted); otherwise the
+    table's head re-ranks the classifier's top choices (`rerank`)."""
     if not detections or not memory.count(table):
         return list(detections)
     embeddings = crop_embeddings(classifier, rgb, [d.box for d in detections])
@@ -359,9 +365,10 @@ def apply_memory(detections: Sequence[Any], rgb: np.ndarray, classifier: Any, me
     if head is not None and head.weights.shape[0] != embeddings.shape[1]:  # another classifier's crops (as `recall`)
         head = None
     probs = head.probabilities(embeddings) if head is not None else None
-    out = []
+    out: list[Any | None] = []
     for i, (d, r) in enumerate(zip(detections, recalls)):
         if r.tile == NOT_A_TILE:
+            out.append(None)
             continue
         tile = r.tile
         if tile is None and head is not None and probs is not None:

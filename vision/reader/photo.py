@@ -67,7 +67,17 @@ def read_photo(image: Any, models: str | Path | None = None, indicator: str | No
 
 def remembered(at: Callable[[float], list[Detection]], rgb: Any, classifier: Any, memory: Any,
                table: str) -> Callable[[float], list[Detection]]:  # fmt: skip
-    """`at` (the detections at a threshold) read as `table` taught its tiles (`memory.apply_memory`)."""
-    from vision.reader.memory import apply_memory
+    """`at` (the detections at a threshold) read as `table` taught its tiles (`memory.memory_readings`), each box
+    once however many thresholds give it (the second look gives the first one's boxes again)."""
+    from vision.reader.memory import memory_readings
 
-    return lambda conf: apply_memory(at(conf), rgb, classifier, memory, table)
+    read: dict[int, tuple[Detection, Detection | None]] = {}  # id of a detection: (it, as the memory reads it)
+
+    def at_remembered(conf: float) -> list[Detection]:
+        dets = at(conf)
+        new = [d for d in dets if id(d) not in read]
+        for d, r in zip(new, memory_readings(new, rgb, classifier, memory, table)):
+            read[id(d)] = (d, r)
+        return [r for d in dets if (r := read[id(d)][1]) is not None]
+
+    return at_remembered
