@@ -68,7 +68,7 @@ FAINT_SURE = 0.8
 FAINT_ASPECT = 2.0
 #: Looks at the rows in all: a second one with the first look's gap tiles in place.
 ROUNDS = 2
-#: Proposals named at most per photo (holes first, then row ends).
+#: Proposals named at most per look at the rows (holes first, then row ends; `ROUNDS` looks a photo).
 MAX_PROPOSALS = 16
 
 Box = tuple[float, float, float, float]
