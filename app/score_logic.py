@@ -77,6 +77,8 @@ class RoundDraft:
     drawings: int = 0
     #: The table the round is entered for (None until the page draws it at a table).
     table_id: int | None = None
+    #: The language the page last drew the round in.
+    lang: str | None = None
 
     def touched(self) -> None:
         """The round changed: an earlier result, refusal or question no longer holds."""
@@ -359,6 +361,20 @@ def restore_entries(draft: RoundDraft, state: MutableMapping[str, Any]) -> None:
     for key, value in draft.entries.items():
         if key not in state:
             state[key] = value
+
+
+#: The meld form's choices and their clean values (their labels, too, follow the language).
+MELD_FORM_CHOICES: dict[str, Any] = {"m_seat": SEATS[0], "m_type": "chi", "m_from": ""}
+
+
+def relabel(draft: RoundDraft, state: MutableMapping[str, Any], lang: str) -> None:
+    """The page is drawn in another language: set the round's choices again from the draft. Streamlit's browser
+    keeps a choice as the label it showed, which names no option once the labels change language (the winner
+    showed none, 胡 / 翻精 stayed in Chinese, and 庄家 came back as '东·东家', refused by 结算)."""
+    if draft.lang is not None and draft.lang != lang:
+        state.update(draft.entries)
+        state.update(MELD_FORM_CHOICES)
+    draft.lang = lang
 
 
 #: The selectors the app fills in for the player. Emptying one with its ✕ as the very next tap after the app

@@ -489,6 +489,7 @@ def render() -> None:
         start_round(at_table, at_table.entries)
         d = at_table
     logic.restore_entries(d, ss)  # the round's values, which Streamlit dropped while another page was shown
+    logic.relabel(d, ss, lang())  # English or Chinese chosen: the round's choices in the new labels
     logic.keep_filled(d, ss)
     d.drawings += 1
     if d.editing_round:

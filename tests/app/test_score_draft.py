@@ -110,3 +110,16 @@ def test_the_photo_stays_on_the_page_after_the_ledger_and_a_fix_on_it_is_still_t
     tap(at, f"hand_{d.hand.index('4p')}", "pal_7z")  # a fix made now is taught as before the page switch
     table = f"牌桌 1#{at.session_state['table_id']}"
     assert TileMemory.load(memory_path(data_dir / "ledger.sqlite3"), current_model() or "").count(table) == 1
+
+
+def test_a_language_change_sets_the_rounds_choices_again_from_the_draft() -> None:
+    from app.score_logic import RoundDraft, relabel, remember_entries
+
+    d = RoundDraft()
+    remember_entries(d, {"win_tile": "5z", "indicator": "9m", "dealer": "E", "win_seat": "S"})
+    state: dict[str, object] = {"dealer": "东·东家"}  # what the browser sends back once the labels are English
+    relabel(d, state, "zh")
+    assert state == {"dealer": "东·东家"}, "first drawing: nothing to set again"
+    relabel(d, state, "en")
+    assert state["dealer"] == "E" and state["indicator"] == "9m" and state["win_seat"] == "S"
+    assert state["m_seat"] == "E" and state["m_type"] == "chi"  # the meld form's choices start over in English
