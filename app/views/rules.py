@@ -40,6 +40,15 @@ def differences(preset: str) -> str:
     return ("与兴国不同：" if zh else "differs from 兴国: ") + "；".join(parts)
 
 
+def language_key(key: str, current: Any, choices: list[Any]) -> tuple[str, Any]:
+    """A choice shown in the session's language is one widget per language: Streamlit's browser keeps a choice as
+    its shown label, which names no option once the labels change language (a choice made, then English, then 保存
+    silently stored the preset's value). → (this language's key, the choice made in the other language or `current`)."""
+    here = lang()
+    made = st.session_state.get(f"{key}_{'en' if here == 'zh' else 'zh'}")
+    return f"{key}_{here}", made if made in choices else current
+
+
 def option_widget(spec: OptionSpec, current: Any, key: str) -> Any:
     """One option's widget (its label and every value in the session's language); returns the chosen value."""
     zh = lang() == "zh"
@@ -49,6 +58,7 @@ def option_widget(spec: OptionSpec, current: Any, key: str) -> Any:
         return st.checkbox(label, bool(current), key=key, help=hint)
     if spec.kind == "choice":
         choices = list(spec.choices)
+        key, current = language_key(key, current, choices)
         return st.selectbox(label, choices, index=choices.index(current), key=key, help=hint,
                             format_func=lambda v: spec.label(v, lang()))
     if spec.kind == "int":

@@ -70,7 +70,7 @@ def test_choosing_yongfeng_loads_its_draw_trigger_and_kong_pay(data_dir: Path) -
     at = page()
     tid = table(data_dir)[0]
     at.selectbox(key=f"preset_{tid}").set_value("yongfeng").run()
-    assert at.selectbox(key=f"opt_{tid}_yongfeng_draw_trigger").value == "reserve_34"
+    assert at.selectbox(key=f"opt_{tid}_yongfeng_draw_trigger_zh").value == "reserve_34"
     assert at.checkbox(key=f"opt_{tid}_yongfeng_gangjing_plus_kong_pay").value is True
     assert any("杠精另计杠分：是" in c.value for c in at.caption)
     at.number_input(key=f"opt_{tid}_yongfeng_kong_pay_an").set_value(3).run()
@@ -94,4 +94,4 @@ def test_every_option_and_value_is_shown_in_chinese(data_dir: Path) -> None:
             assert all(not RAW.search(v) and re.search(r"[\u4e00-\u9fff]|^\d+$|^\d+（", v) for v in box.options), box.options
         labels = [w.label for w in [*at.checkbox, *at.selectbox, *at.number_input] if w.key.startswith("opt_")]
         assert all(re.search(r"[\u4e00-\u9fff]", label) for label in labels), labels
-    assert "一律不能" in at.selectbox(key=f"opt_{tid}_lianhua_jingdiao_structure_ron").options
+    assert "一律不能" in at.selectbox(key=f"opt_{tid}_lianhua_jingdiao_structure_ron_zh").options
