@@ -8,7 +8,7 @@ import pytest
 
 from scoring import RoundError, settle
 from tests.e2e.helpers import choose
-from tests.e2e.journey import open_score_page
+from tests.e2e.journey import open_score_page, small_targets
 from tests.e2e.test_phone_journeys import enter_by_hand, settled, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -37,6 +37,8 @@ def test_after_choosing_nanchang_the_settlement_is_nanchangs(server: str, browse
     page.get_by_role("heading", name="规则").first.wait_for()
     choose(page, "preset_1", "南昌")
     page.get_by_text("与兴国不同").first.wait_for()
+    if size == "phone":  # every option's ? (its option name and spec section) is thumb-sized too
+        assert not small_targets(page), f"tap targets under 44 px: {small_targets(page)}"
     trip.tap(page.locator(".st-key-rules_save button"), "保存")
     page.get_by_text("已保存").first.wait_for()
     shot(page, f"{size}-rules-1-nanchang")
