@@ -20,7 +20,6 @@ def photos(tmp_path: Path, hand_photo: Path) -> Path:
 
 
 def test_each_run_prints_its_medians_and_the_ratios_spread(photos, capsys) -> None:
-    pytest.importorskip("mahjong_detector")
     assert load_bench("detector_latency").main([str(photos), "--runs", "2"]) == 0
     out = capsys.readouterr().out
     assert "photos: 3, file → tiles (decoding included on both sides), taken in turn" in out
