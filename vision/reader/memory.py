@@ -186,7 +186,7 @@ class TileMemory:
         names = list(sources) if sources is not None else [""] * len(tiles)
         if len(names) != len(tiles):
             raise TileMemoryError("来源与牌数不符", f"{len(names)} sources for {len(tiles)} tiles")
-        self.drop(table, lambda s: bool(s) and s in set(names))
+        self.drop(table, set(filter(None, names)).__contains__)  # the set made once, not once a remembered crop
         old = self._tables.get(table)
         if old is not None and len(old) and old.embeddings.shape[1] != e.shape[1]:
             raise TileMemoryError("特征维度与这桌已记的不同（换了分类模型？）",
