@@ -217,14 +217,7 @@ def read_args(path: Path, model: str | None, table: str, lang: str = "zh") -> tu
     and a problem with the file ('' when none)."""
     if model is None or not path.exists():
         return {}, ""
-    stamp = (str(path), model, path.stat().st_mtime_ns, path.stat().st_size)
-    cached = _READ_CACHE.get(stamp[:2])
-    if cached is not None and cached[0] == stamp:  # the same file: its fitted table heads are kept
-        opened = Opened(cached[1])
-    else:
-        opened = open_memory(path, model, lang)
-        if not opened.problem:
-            _READ_CACHE[stamp[:2]] = (stamp, opened.memory)
+    opened = cached_memory(path, model, lang)
     if not opened.memory.count(table):
         return {}, opened.problem
     return {"memory": opened.memory, "table": table}, opened.problem
@@ -235,11 +228,25 @@ def read_args(path: Path, model: str | None, table: str, lang: str = "zh") -> tu
 _READ_CACHE: dict[tuple[str, str], tuple[tuple[str, str, int, int], TileMemory]] = {}
 
 
+def cached_memory(path: Path, model: str, lang: str = "zh") -> Opened:
+    """The memory at `path` as last read, read again only when its file changed (size or time)."""
+    info = path.stat()
+    stamp = (str(path), model, info.st_mtime_ns, info.st_size)
+    cached = _READ_CACHE.get(stamp[:2])
+    if cached is not None and cached[0] == stamp:  # the same file: its fitted table heads are kept
+        return Opened(cached[1])
+    opened = open_memory(path, model, lang)
+    if not opened.problem:
+        _READ_CACHE[stamp[:2]] = (stamp, opened.memory)
+    return opened
+
+
 def taught_count(path: Path, model: str | None, table: str, lang: str = "zh") -> tuple[int, str]:
-    """How many crops `table` taught, and a problem with the file ('' when none)."""
+    """How many crops `table` taught, and a problem with the file ('' when none); the file is read again only
+    when it changed (this runs on every drawing of 算分 and 牌局)."""
     if model is None or not path.exists():
         return 0, ""
-    opened = open_memory(path, model, lang)
+    opened = cached_memory(path, model, lang)
     return opened.memory.count(table), opened.problem
 
 
