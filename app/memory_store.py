@@ -174,6 +174,16 @@ def teach(path: Path, model: str, table: str, source: str, rgb: np.ndarray, boxe
     return memory.count(table), opened.problem
 
 
+def classifier_and_pixels(image: bytes | Path) -> tuple[Any, np.ndarray]:
+    """The crop classifier the app reads with (None without one) and the photo's pixels, to cut the crops a
+    photo teaches; JingsuanError when the model or the photo cannot be read."""
+    from vision.reader.detector import get_detector
+    from vision.reader.image import load_image
+    from vision.reader.photo import detector_path
+
+    return get_detector(detector_path()).classifier, load_image(image)
+
+
 #: The session key of what 算分 taught of the reading on its page: (table, photo source, which reading, {box index: tile}).
 SYNC_KEY = "memory_taught"
 
@@ -194,13 +204,8 @@ def sync_score(state: MutableMapping[str, Any], path: Path, model: str | None, t
     before: dict[int, str] = last[3] if last and last[:3] == (table, source, which) else {}
     if lessons == before:
         return ""
-    from vision.reader.detector import get_detector
-    from vision.reader.image import load_image
-    from vision.reader.photo import detector_path
-
     try:
-        classifier = get_detector(detector_path()).classifier
-        rgb = load_image(data)
+        classifier, rgb = classifier_and_pixels(data)
     except JingsuanError as exc:
         return say("cannot_teach", lang, msg=exc.zh if lang == "zh" else exc.en)
     if classifier is None:
@@ -264,16 +269,12 @@ def teach_annotation(path: Path, model: str | None, table: str, image: Path, box
     replaced), and the table's memory is written to `export_to` (the dataset's folder), so it goes with the
     dataset. Returns (the table's count, a problem to show or '')."""
     from scoring.tiles import CODES
-    from vision.reader.detector import get_detector
-    from vision.reader.image import load_image
-    from vision.reader.photo import detector_path
 
     if model is None:
         return 0, ""
     kept = [b for b in boxes if b[4] in CODES]
     try:
-        classifier = get_detector(detector_path()).classifier
-        rgb = load_image(image)
+        classifier, rgb = classifier_and_pixels(image)
     except JingsuanError as exc:
         return 0, say("cannot_teach", lang, msg=exc.zh if lang == "zh" else exc.en)
     if classifier is None:
