@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -21,6 +21,13 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def box_iou(a: Sequence[float], b: Sequence[float]) -> float:
     """IoU of two x1y1x2y2 boxes (0 when they do not overlap or have no area)."""
     return float(iou_matrix(np.asarray(a, float), np.asarray(b, float))[0, 0])
+
+
+def covered_shares(box: Sequence[float], others: Iterable[Sequence[float]]) -> list[float]:
+    """The share of `box`'s area that each of `others` covers (x1y1x2y2)."""
+    area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-9)
+    return [max(0.0, min(box[2], o[2]) - max(box[0], o[0])) * max(0.0, min(box[3], o[3]) - max(box[1], o[1])) / area
+            for o in others]
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float = 0.5, limit: int | None = None) -> list[int]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.reader.boxes import nms
+from vision.reader.boxes import covered_shares, nms
 from vision.reader.detection import CLASS_NAMES, Detection
 from vision.reader.image import DetectorError, boxes_to_image, letterbox_blob, letterbox_pixels, load_image
 from vision.reader.session import CLASSIFIER_FILE, DETECTOR_FILE, models_dir, open_session, shipped_models_dir
@@ -167,9 +167,7 @@ def drop_covered(dets: list[Detection], cover: float = COVERED,
     `together` inside surer boxes together, is a tile already found (or parts of several)."""
     kept: list[Detection] = []
     for d in sorted(dets, key=lambda d: -d.conf):
-        area = max(d.width * d.height, 1e-9)
-        inside = [max(0.0, min(d.box[2], k.box[2]) - max(d.box[0], k.box[0]))
-                  * max(0.0, min(d.box[3], k.box[3]) - max(d.box[1], k.box[1])) / area for k in kept]
+        inside = covered_shares(d.box, (k.box for k in kept))
         if max(inside, default=0.0) <= cover and sum(inside) <= together:
             kept.append(d)
     return kept

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.reader.boxes import covered_shares
 from vision.reader.classifier import NO_TILE, crop_tile, tile_columns
 from vision.reader.detection import Detection
 from vision.reader.detector import tile_confidence
@@ -158,9 +159,7 @@ def end_proposals(row: Sequence[Placed], width: float, angle: float) -> list[Pro
 
 def covered_share(box: Sequence[float], others: Sequence[Detection]) -> float:
     """The largest share of `box`'s area that one of `others` covers."""
-    area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-9)
-    return max((max(0.0, min(box[2], d.box[2]) - max(box[0], d.box[0]))
-                * max(0.0, min(box[3], d.box[3]) - max(box[1], d.box[1])) / area for d in others), default=0.0)
+    return max(covered_shares(box, (d.box for d in others)), default=0.0)
 
 
 def tile_sized(dets: Sequence[Detection]) -> list[Detection]:
