@@ -134,14 +134,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ann_class": ("牌", "Tile"),
     "ann_count": ("数量", "Count"),
     "ann_new_cls": ("新画的框是", "New boxes are"),
-    "ann_canvas_hint": (
-        "在照片上拖动画框；打开工具栏的编辑开关可以移动、缩放、删除框，点已选中的框可改名。",
-        "Drag on the photo to draw a box; the toolbar's edit toggle moves, resizes and deletes boxes.",
-    ),
-    "ann_canvas_hint_old": ("选“画框”拖动画框，选“移动/缩放”调整或删除框。", "'Draw' adds boxes; 'Move/resize' edits them."),
     "ann_mode": ("模式", "Mode"),
     "ann_mode_rect": ("画框", "Draw"),
-    "ann_mode_transform": ("移动/缩放", "Move/resize"),
     "ann_mode_move": ("移动", "Move"),
     "ann_canvas_hint_draw": (
         "在照片上拖动画一个框；要移动框或改大小，先选上面的“移动”。",
