@@ -97,7 +97,6 @@ def excel_csv(text: str) -> bytes:
 
 
 def totals_part(table: TableInfo, rounds: list[RoundRecord]) -> None:
-    import pandas as pd
 
     totals = dict(rounds[-1].running) if rounds else {s: 0 for s in SEATS}  # the rows render already read
     st.subheader(tr("totals"))
@@ -108,11 +107,25 @@ def totals_part(table: TableInfo, rounds: list[RoundRecord]) -> None:
             seat_label(s, table), value, help=f"× {table.unit} = {value * table.unit}" if table.unit != 1 else None
         )
     if rounds:
-        chart = pd.DataFrame(
-            [{table.players[s]: r.running[s] for s in SEATS} for r in rounds], index=[r.seq for r in rounds]
-        )
         st.caption(tr("chart"))
-        st.line_chart(chart, color=list(SEAT_COLOURS))
+        st.altair_chart(running_chart(table, rounds))
+
+
+def running_chart(table: TableInfo, rounds: list[RoundRecord]) -> Any:
+    """Each seat's running total by round, from 0 before the first (so one round already draws a line), rounds
+    numbered in whole numbers, a colour per seat (named by seat and player: two players may share a name)."""
+    import altair as alt
+    import pandas as pd
+
+    names = {s: seat_label(s, table) for s in SEATS}
+    rows = [{"round": 0, "player": names[s], "total": 0} for s in SEATS]
+    rows += [{"round": r.seq, "player": names[s], "total": r.running[s]} for r in rounds for s in SEATS]
+    return alt.Chart(pd.DataFrame(rows)).mark_line(point=True).encode(
+        x=alt.X("round:Q", title=tr("round_no"), axis=alt.Axis(format="d", tickMinStep=1)),
+        y=alt.Y("total:Q", title=None),
+        color=alt.Color("player:N", title=None, sort=list(names.values()),
+                        scale=alt.Scale(domain=list(names.values()), range=list(SEAT_COLOURS))),
+    )
 
 
 def edit_part(ledger: Ledger, table: TableInfo, rounds: list[RoundRecord]) -> None:
@@ -193,7 +206,7 @@ def confirm_part(what: tuple[str, int], question: str, act: Any) -> None:
         removed = act()
         if removed is not None:  # kept so that 撤销删除 can put it back
             ss[REMOVED_KEY] = removed
-        st.toast(tr("deleted"), icon="🗑️")
+        st.toast(tr("deleted"), icon=":material/delete:")
         st.rerun()
     if c2.button(tr("cancel"), key=f"confirm_no_{what[0]}"):
         ss.pop("ledger_confirm", None)

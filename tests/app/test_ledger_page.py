@@ -11,7 +11,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from app.ledger import Ledger
-from app.views.ledger import SEAT_COLOURS, excel_csv, json_problem
+from app.views.ledger import SEAT_COLOURS, excel_csv, json_problem, running_chart
 from tests.app.test_pages import ledger_page, seed
 
 
@@ -85,6 +85,18 @@ def test_the_chart_gives_each_seat_its_own_colour(data_dir: Path) -> None:
     spec = chart.proto.spec
     assert len(set(SEAT_COLOURS)) == 4
     assert all(c in spec for c in SEAT_COLOURS), spec[:400]
+
+
+def test_the_chart_starts_every_seat_at_zero_and_counts_rounds_in_whole_numbers(data_dir: Path) -> None:
+    """One round already draws a line (from 0 before it); the round axis has no 1.000000 or 0.5."""
+    tid, _ = seed(data_dir)
+    with Ledger(data_dir / "ledger.sqlite3") as lg:
+        spec = running_chart(lg.table(tid), lg.rounds(tid)).to_dict()
+    rows = [r for d in spec["datasets"].values() for r in d]
+    assert sorted(r["total"] for r in rows if r["round"] == 0) == [0, 0, 0, 0]
+    assert {r["round"] for r in rows} == {0, 1, 2}
+    assert spec["encoding"]["x"]["axis"]["format"] == "d"
+    assert spec["encoding"]["color"]["scale"]["range"] == list(SEAT_COLOURS)
 
 
 def a_round(**w_extra: object) -> dict:
