@@ -417,7 +417,7 @@ def result_part(d: RoundDraft, ledger: Ledger, table: TableInfo) -> None:
     if not d.result:
         return
     names = (d.result.get("win") or {}).get("names") or []
-    took = f"⏱ {time.perf_counter() - d.photo_t0:.2f} s" if d.photo_t0 else ""
+    took = f":material/timer: {time.perf_counter() - d.photo_t0:.2f} s" if d.photo_t0 else ""
     d.photo_t0 = None
     st.markdown(f"**{tr('settlement')}**" + (" · " + " · ".join(names) if names else "") + (f"　:gray[{took}]" if took else ""))
     st.table(settlement_table(d.result, table))
@@ -504,7 +504,7 @@ def render() -> None:
             st.success(tr("confirmed", seq=d.recorded))
             if st.session_state.get(UNDO_KEY):  # taken back with one tap, until the next tap on the page
                 st.button(UNDO_TEXT["undo"][lang() == "en"], key="undo_recorded", on_click=undo_recorded, args=(ledger,))
-        st.toast(tr("confirmed_toast"), icon="✅")
+        st.toast(tr("confirmed_toast"), icon=":material/check_circle:")
         d.recorded = None
     st.button(tr("settle"), type="primary", key="settle", on_click=do_settle, args=(d, table))
     result_part(d, ledger, table)
