@@ -8,13 +8,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 from streamlit.testing.v1 import AppTest
-from streamlit.util import calc_hash
 
 from app import annotate_logic as logic
+from tests.app.apptest import MAIN, open_page
 from vision.datasets.store import DatasetStore, LabeledBox
 from vision.reader.detection import CLASS_NAMES, Detection
-
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
 
 
 def png(width: int = 400, height: int = 300, color: tuple[int, int, int] = (30, 90, 30)) -> bytes:
@@ -136,11 +134,7 @@ def test_save_score_example_added_updated_kept(tmp_path: Path) -> None:
 
 
 def annotate_page() -> AppTest:
-    at = AppTest.from_file(MAIN, default_timeout=30).run()
-    at._page_hash = calc_hash("annotate")  # pages are callables: AppTest.switch_page only knows files
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return open_page(AppTest.from_file(MAIN, default_timeout=30).run(), "annotate")
 
 
 def tap_review(at: AppTest, label: str) -> None:

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from app.memory_store import current_model, memory_path
 from app.score_logic import DRAFT_KEY, RoundDraft
-from tests.app.apptest import MAIN, tap
+from tests.app.apptest import MAIN, open_page, tap
 from vision.reader.memory import TileMemory
 
 
@@ -33,13 +32,6 @@ def captions(at: AppTest) -> str:
 
 def taught(data_dir: Path) -> int:
     return TileMemory.load(memory_path(data_dir / "ledger.sqlite3"), current_model() or "").count("牌桌 1#1")
-
-
-def open_ledger_page(at: AppTest) -> AppTest:
-    from streamlit.util import calc_hash
-
-    at._page_hash = calc_hash("ledger")
-    return at.run()
 
 
 def test_a_tile_fixed_on_the_photo_is_taught_and_the_next_read_of_the_photo_takes_it(data_dir: Path, hand_photo: Path) -> None:
@@ -77,7 +69,7 @@ def test_a_fix_taken_back_is_forgotten_and_a_recorded_round_teaches_its_whole_ha
 def test_forget_on_the_ledger_page_asks_first_then_resets_the_count(data_dir: Path, hand_photo: Path) -> None:
     at = upload(AppTest.from_file(MAIN, default_timeout=60).run(), hand_photo)
     tap(at, f"hand_{draft(at).hand.index('4p')}", "pal_7z")
-    open_ledger_page(at)
+    open_page(at, "ledger")
     assert "这桌已教会 1 张牌" in captions(at)
     tap(at, "memory_forget")
     assert any("忘记这桌教过的 1 张牌" in w.value for w in at.warning) and taught(data_dir) == 1
@@ -99,20 +91,12 @@ def test_a_damaged_memory_file_is_said_in_chinese_and_kept_aside(data_dir: Path,
     assert (data_dir / "tile_memory.npz.bad").read_bytes() == b"PK\x03\x04 not really a memory"
     tap(at, f"hand_{draft(at).hand.index('4p')}", "pal_7z")  # and the table starts afresh
     assert taught(data_dir) == 1
-    open_ledger_page(at)
+    open_page(at, "ledger")
     assert not at.exception and "这桌已教会 1 张牌" in captions(at)
 
 
-def test_boxes_saved_on_the_annotate_page_teach_the_table_and_go_with_the_dataset(tmp_path: Path, hand_photo: Path,
-                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from streamlit.util import calc_hash
-
-    monkeypatch.setenv("JINGSUAN_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("JINGSUAN_DATASETS", str(tmp_path / "datasets"))
-    monkeypatch.delenv("JINGSUAN_ACCESS_CODE", raising=False)
-    at = AppTest.from_file(MAIN, default_timeout=60).run()
-    at._page_hash = calc_hash("annotate")
-    at.run()
+def test_boxes_saved_on_the_annotate_page_teach_the_table_and_go_with_the_dataset(dirs: Path, hand_photo: Path) -> None:
+    at = open_page(AppTest.from_file(MAIN, default_timeout=60).run(), "annotate")
     at.file_uploader(key="ann_upload").set_value([("hand.png", hand_photo.read_bytes(), "image/png")]).run()
     at.run()
     boxes = at.session_state["ann_boxes"]
@@ -123,22 +107,22 @@ def test_boxes_saved_on_the_annotate_page_teach_the_table_and_go_with_the_datase
     tap(at, "ann_save")
     model = current_model() or ""
     tiles = [b.cls for b in boxes if b.cls != "back"]
-    assert TileMemory.load(memory_path(tmp_path / "data" / "ledger.sqlite3"), model).count("牌桌 1#1") == len(tiles)
-    exported = list((tmp_path / "datasets").glob("*/tile_memory.npz"))
+    assert TileMemory.load(memory_path(dirs / "data" / "ledger.sqlite3"), model).count("牌桌 1#1") == len(tiles)
+    exported = list((dirs / "datasets").glob("*/tile_memory.npz"))
     assert len(exported) == 1 and TileMemory.load(exported[0], model).count("牌桌 1#1") == len(tiles)
     tap(at, "ann_save")  # saved again: the photo's crops are replaced, not doubled
-    assert TileMemory.load(memory_path(tmp_path / "data" / "ledger.sqlite3"), model).count("牌桌 1#1") == len(tiles)
+    assert TileMemory.load(memory_path(dirs / "data" / "ledger.sqlite3"), model).count("牌桌 1#1") == len(tiles)
     import cv2
 
     from vision.datasets.store import DatasetStore
 
-    before = {p.stem for p in (tmp_path / "datasets").glob("*/images/*")}
+    before = {p.stem for p in (dirs / "datasets").glob("*/images/*")}
     image = cv2.imread(str(hand_photo))
     image[0, 0] = (255, 255, 255)  # another shot of the same tiles: the store keeps it as a new photo
     at.file_uploader(key="ann_upload").set_value([("again.png", cv2.imencode(".png", image)[1].tobytes(), "image/png")])
     at.run()
     at.run()  # a new photo is pre-drawn as the table taught its tiles
-    (new,) = {p.stem for p in (tmp_path / "datasets").glob("*/images/*")} - before
+    (new,) = {p.stem for p in (dirs / "datasets").glob("*/images/*")} - before
     again = [b.cls for b in DatasetStore(exported[0].parent).load(new).boxes]
     assert "7z" in again and "4p" not in again
 
@@ -156,5 +140,5 @@ def test_a_second_table_of_the_same_name_has_its_own_memory(data_dir: Path, hand
     assert "这桌已教会" not in captions(at), "the other table taught nothing"
     upload(at, hand_photo)
     assert "4p" in draft(at).hand and "7z" not in draft(at).hand, "read without the first table's lessons"
-    open_ledger_page(at)
+    open_page(at, "ledger")
     assert "这桌还没教过牌" in captions(at)
