@@ -16,7 +16,7 @@ from app.score_logic import LOW_CONFIDENCE, MELD_TYPES, WINNER, RoundDraft
 from app.views.common import ALL_CODES, SEATS, current_table, get_ledger, lang, ledger_path, seat_label, tile_label, tr
 from app.widgets.read_hand import read_hand_part
 from app.widgets.seat_photo import seat_photo_part
-from app.widgets.taught import PROBLEM_KEY, taught_part
+from app.widgets.taught import PROBLEM_KEY, table_memory, taught_part
 from scoring.errors import JingsuanError
 from scoring.settlement import COMPONENT_ZH, COMPONENTS
 from scoring.tiles import parse_tiles
@@ -171,10 +171,7 @@ def read_upload(d: RoundDraft, got: Any, table: TableInfo) -> None:
     if d.photo_key != key:
         d.photo_key = key
         d.photo_t0 = time.perf_counter()
-        memory, problem = memory_store.read_args(memory_store.memory_path(ledger_path()), memory_store.current_model(),
-                                                 memory_store.table_key(table), lang())
-        if problem:
-            ss[PROBLEM_KEY] = problem
+        memory = table_memory(lang())  # the current table's, `table`
         d.reading = read_photo(data, logic.table_options(table), **({"memory": memory} if memory else {}))
         for name, value in logic.apply_reading(d, d.reading).items():
             logic.note_filled(d, ss, name, value, drawing=True)
