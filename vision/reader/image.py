@@ -1,7 +1,7 @@
 """Loading photos for the detector and the letterbox geometry (pure NumPy/OpenCV/Pillow).
 
-`load_image` accepts a path, bytes, a PIL image or an array, applies the EXIF orientation and
-returns an RGB uint8 array.  `letterbox` fits an image into a square model input keeping its
+`load_image` accepts a path, bytes, a PIL image or an array (uint8, or float in 0–1 or 0–255:
+`array_pixels`), applies the EXIF orientation and returns an RGB uint8 array.  `letterbox` fits an image into a square model input keeping its
 aspect; `boxes_to_image` maps model-space boxes back to the photo's pixels.
 """
 
@@ -156,8 +156,24 @@ def _check_photo_file(path: str | Path) -> None:
         raise DetectorError(exc.zh, exc.en) from exc
 
 
+def array_pixels(arr: np.ndarray) -> np.ndarray:
+    """An image array's values as 0–255 uint8. A float array whose largest value is at most 1.0 holds 0–1
+    (skimage, matplotlib's PNG, torchvision) and is scaled by 255; any other float array holds 0–255; both
+    are rounded and clipped. A float array with NaN or inf is refused (`DetectorError`): it has no pixels to read."""
+    if arr.dtype == np.uint8:
+        return arr
+    if np.issubdtype(arr.dtype, np.floating):
+        if not np.isfinite(arr).all():
+            raise DetectorError("图片数组里有无效的数值（NaN 或无穷大），读不出像素",
+                                "image array holds NaN or infinite values; it has no pixels to read")
+        arr = arr.astype(np.float64) * (255.0 if arr.max(initial=0.0) <= 1.0 else 1.0)
+        return np.clip(np.rint(arr), 0, 255).astype(np.uint8)
+    return np.clip(arr, 0, 255).astype(np.uint8)
+
+
 def load_image(source: Any) -> np.ndarray:
-    """Photo (path, bytes, PIL image or H×W×3 RGB / H×W gray array) → RGB uint8 array, EXIF applied."""
+    """Photo (path, bytes, PIL image or H×W×3 RGB / H×W gray array) → RGB uint8 array, EXIF applied; an
+    array's values are read as `array_pixels` says (floats up to 1.0: 0–1, else 0–255)."""
     if isinstance(source, np.ndarray):
         arr = source
         if arr.ndim == 2:
@@ -167,9 +183,7 @@ def load_image(source: Any) -> np.ndarray:
         check_dimensions(int(arr.shape[1]), int(arr.shape[0]))
         if arr.shape[2] == 4:
             arr = arr[:, :, :3]
-        if arr.dtype != np.uint8:
-            arr = np.clip(arr, 0, 255).astype(np.uint8)
-        return np.ascontiguousarray(arr)
+        return np.ascontiguousarray(array_pixels(arr))
     if isinstance(source, bytes | bytearray | str | Path):
         data = bytes(source) if isinstance(source, bytearray) else source
         fast = _jpeg_by_opencv(data)
