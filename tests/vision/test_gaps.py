@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.reader.boxes import box_iou
 from vision.reader.classifier import CLASSIFIER_NAMES, NO_TILE
 from vision.reader.detection import Detection
 from vision.reader.detector import tile_confidence
-from vision.reader.gaps import Proposal, gap_tiles, named_gap, proposals
+from vision.reader.gaps import GAP_BOX_SCORE, Proposal, gap_tiles, named_gap, proposals
 from vision.reader.layout import WEAK_FLOOR, read_layout
 from vision.reader.levels import DetectionLevels
 
@@ -156,6 +158,31 @@ def test_a_back_is_added_only_beside_a_back_or_past_a_row_end() -> None:
     box = (100.0, 120.0, 130.0, 160.0)
     assert named_gap(Proposal((box,), "hole", beside_back=False), [(("back", 0.95),)]) is None
     assert named_gap(Proposal((box,), "hole", beside_back=True), [(("back", 0.95),)]).tile == "back"
+
+
+def test_a_back_read_where_none_may_lie_does_not_hide_a_sure_face_at_another_place() -> None:
+    middle, left, right = (100.0, 120.0, 130.0, 160.0), (92.0, 120.0, 122.0, 160.0), (108.0, 120.0, 138.0, 160.0)
+    tops = [(("back", 0.98), ("5p", 0.01)), (("5p", 0.85), ("6p", 0.1)), ()]  # right: cloth to the first look
+    between_faces = Proposal((middle, left, right), "hole", beside_back=False)
+    tile = named_gap(between_faces, tops)
+    assert tile is not None and tile.tile == "5p" and tile.box == left
+    assert tile.conf == tile_confidence(GAP_BOX_SCORE, 0.85) and tile.alternatives == tops[1]
+    assert named_gap(replace(between_faces, beside_back=True), tops).tile == "back"  # a back may lie there: surest wins
+    unsure = [tops[0], (("5p", 0.6),), ()]
+    assert named_gap(between_faces, unsure) is None  # the face elsewhere is not sure enough either
+
+
+def test_a_tile_missed_in_a_wide_hole_is_found_though_the_holes_middle_reads_as_a_back() -> None:
+    tiles = row(["1m", "2m", "3m", "4p", "+0.4", "6p", "7p", "8p"])
+    hole = ((tiles[2][0][2] + tiles[4][0][0]) / 2, tiles[3][0][1] + TH / 2)  # between 3m and 6p, 4p against 3m
+
+    def back_in_the_middle(rgb: np.ndarray, boxes: list[Box]) -> list[tuple[tuple[str, float], ...]]:
+        tops = namer(tiles)(rgb, boxes)
+        return [(("back", 0.99),) if abs((b[0] + b[2]) / 2 - hole[0]) < 2 and abs((b[1] + b[3]) / 2 - hole[1]) < 2
+                else t for b, t in zip(boxes, tops)]
+
+    added = gap_tiles(photo(tiles), found(tiles, {3}), back_in_the_middle)
+    assert [d.tile for d in added] == ["4p"] and box_iou(added[0].box, tiles[3][0]) > 0.8
 
 
 # ------------------------------------------------------------------------ read as `jingsuan read` reads

@@ -6,8 +6,9 @@ in the hole; in a hole up to `HOLE2_MAX` wide, one against each neighbour; past 
 least `END_ROW` tiles, one touching it, one set apart (a winning tile) and one lying sideways (a claimed
 tile). Each place is cropped from the full-resolution photo and named by the classifier as any box is
 (`first_look_namer`); a proposal becomes a tile when the classifier names one surely at one of its places
-(`GAP_SURE`), never `none`, and `back` only past a row's end or beside a back (`gap_tiles`). Gaps next to a
-sideways (claimed) tile are a meld's and never proposed. A photo shot turned 90° (`turned_a_quarter`) is
+(`GAP_SURE`), never `none`, and `back` only past a row's end or beside a back (`gap_tiles`; a back read
+where none may lie is passed over for the proposal's other places, `named_gap`). Gaps next to a sideways
+(claimed) tile are a meld's and never proposed. A photo shot turned 90° (`turned_a_quarter`) is
 measured turned upright and its places proposed back in the photo.
 
 `faint_tiles` does the same for boxes the detector drew but scored under the second look's floor (down
@@ -228,13 +229,15 @@ def first_look_namer(classifier: Any) -> Namer:
 
 def named_gap(proposal: Proposal, tops: Sequence[Top], sure: float = GAP_SURE) -> Detection | None:
     """The tile the classifier names surest at one of a proposal's places (`tops`, one per place), or None:
-    unsure, `none`, or a back in a hole between face-up tiles (an 暗杠's back lies at its end or beside a back)."""
-    best = max(((box, top) for box, top in zip(proposal.boxes, tops) if top), key=lambda bt: bt[1][0][1], default=None)
+    unsure or `none` there. A back is no reading in a hole between face-up tiles (an 暗杠's back lies at its
+    end or beside a back): such a place is passed over, so a face named surely at another place still counts."""
+    best = max(((box, top) for box, top in zip(proposal.boxes, tops)
+                if top and (top[0][0] != BACK or proposal.beside_back)), key=lambda bt: bt[1][0][1], default=None)
     if best is None:
         return None
     box, top = best
     code, p = top[0]
-    if code == NO_TILE or p < sure or (code == BACK and not proposal.beside_back):
+    if code == NO_TILE or p < sure:
         return None
     return Detection(box, code, tile_confidence(GAP_BOX_SCORE, p), tuple(top))
 
