@@ -10,7 +10,7 @@ computes them (conf 0.25 for per-tile and exact-match).
 
     python bench/unseen_sources.py [--source ../shared/data/chinese-mahjong-detection-v4]
                                    [--model models/tiles.onnx] [--classifier runs/cls/candidate.onnx]
-                                   [--write runs/data/valid-by-shoot] [--gaps]
+                                   [--write runs/data/valid-by-shoot] [--gaps] [--limit N]
 
 `--write DIR` also leaves the two groups as YOLO splits, `DIR/unseen` and `DIR/seen` (links to the
 cleaned photos under `DIR/cleaned`), so that a candidate model is chosen on `DIR/seen` with
@@ -70,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = reader_arguments(__doc__.splitlines()[0], "crop classifier ONNX (default: tile_classifier.onnx beside the detector)")
     ap.add_argument("--write", help="also write the groups as YOLO splits DIR/unseen and DIR/seen")
     ap.add_argument("--gaps", action="store_true", help="also read with the tiles the rows' geometry says were missed")
+    ap.add_argument("--limit", type=int, help="read only the first N photos of each group (a quick check)")
     args = ap.parse_args(argv)
     source = source_with_splits(args.source)
     if source is None:
@@ -99,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             split = write_split(photos, Path(tmp) / f"split{i}")
             for how, read in readers.items():
-                r = evaluate(split, read, conf=CONF)
+                r = evaluate(split, read, conf=CONF, limit=args.limit)
                 print(f"{f'{name} {how}'.strip():28s} ({r.images} photos, {r.tiles} tiles): mAP50 {r.map50:.3f}  "
                       f"mAP50-95 {r.map50_95:.3f}  per-tile {r.tile_accuracy:.3f}  box recall {r.box_recall:.3f}  "
                       f"exact-match {r.hand_exact_match:.3f}", flush=True)
