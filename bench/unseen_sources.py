@@ -21,6 +21,9 @@ cleaned photos under `DIR/cleaned`), so that a candidate model is chosen on `DIR
 counted at its class probability: the classifier's word alone, without the round's count that
 `jingsuan read` also asks for (a photo of a wall or heap of tiles has no count, and its unlabelled
 discards are then counted as extra boxes).
+
+Each photo is read once, however many groups and ways count it: one YOLO pass down to the lowest floor any
+way asks, one naming of its boxes (`read_ways`); `--limit N` reads only the first N photos of each group.
 """
 
 from __future__ import annotations
@@ -39,29 +42,54 @@ from bench.unseen_shoots import named_detector, reader_arguments, source_with_sp
 
 #: The reader's threshold, at which the figures are counted and the rows are measured for gaps.
 CONF = 0.25
+#: The ways each photo is read: the detector's boxes alone, then with the gap tiles, then with the faint tiles too.
+PLAIN, GAPS, GAPS_FAINT = "", "+ gaps", "+ gaps + faint"
+#: The lowest threshold read: `evaluate` counts mAP over every box.
+LOWEST = 0.001
 
 
-def gap_filled(det: Any, faint_too: bool = True) -> Callable[[Path], list[Any]]:
-    """A reader for `evaluate`: the detections of a photo down to 0.001, with the tiles the reader's second
-    look adds to those over CONF (`gaps.faint_tiles` in boxes scored under its floor, unless not `faint_too`,
-    then `gaps.gap_tiles` where the rows lack one), each at its class probability (a faint tile in place of
-    its weak detection)."""
+def read_ways(det: Any, rgb: Any, gaps: bool) -> dict[str, list[Any]]:
+    """A photo's detections down to LOWEST (`PLAIN`) and, with `gaps` and a two-stage reader, with the tiles the
+    reader's second look adds to those over CONF: `GAPS` where the rows lack one (`gaps.gap_tiles`), `GAPS_FAINT`
+    also in boxes scored under its floor (`gaps.faint_tiles`, a faint tile in place of its weak detection), each
+    at its class probability. One YOLO pass down to the lowest floor either asks: greedy NMS keeps a box whatever
+    weaker boxes lie under it, so the boxes over a higher floor are those a pass at that floor finds."""
+    if det.classifier is None:  # a single-stage model names its boxes itself: no gaps
+        return {PLAIN: det(rgb, conf=LOWEST)}
+    from vision.reader.detector import box_floor
     from vision.reader.gaps import FAINT_FLOOR, faint_tiles, first_look_namer, gap_tiles
-    from vision.reader.image import load_image
     from vision.reader.layout import WEAK_FLOOR
-    from vision.reader.levels import box_floor
 
-    def read(path: Path) -> list[Any]:
-        rgb = load_image(path)
-        dets = det(rgb, conf=0.001)
-        sure = [d for d in dets if d.conf >= CONF]
-        name = first_look_namer(det.classifier)
-        boxes, scores, _ = det.find_boxes(rgb, FAINT_FLOOR)
-        under = scores < box_floor(WEAK_FLOOR)
-        faint = faint_tiles(rgb, sure, boxes[under], scores[under], name) if faint_too else []
-        found = [*faint, *gap_tiles(rgb, [*sure, *faint], name)]
-        taken = {d.box for d in faint}
-        return [*(d for d in dets if d.box not in taken), *(replace(d, conf=d.alternatives[0][1]) for d in found)]
+    boxes, scores, _ = det.find_boxes(rgb, min(box_floor(LOWEST), FAINT_FLOOR) if gaps else box_floor(LOWEST))
+    named = scores >= box_floor(LOWEST)
+    dets = [d for d in det._classify(rgb, boxes[named], scores[named]) if d.conf >= LOWEST]
+    if not gaps:
+        return {PLAIN: dets}
+    sure = [d for d in dets if d.conf >= CONF]
+    name = first_look_namer(det.classifier)
+    under = (scores >= FAINT_FLOOR) & (scores < box_floor(WEAK_FLOOR))
+    faint = faint_tiles(rgb, sure, boxes[under], scores[under], name)
+    return {PLAIN: dets, GAPS: with_found(dets, gap_tiles(rgb, sure, name), []),
+            GAPS_FAINT: with_found(dets, [*faint, *gap_tiles(rgb, [*sure, *faint], name)], faint)}
+
+
+def with_found(dets: list[Any], found: list[Any], faint: list[Any]) -> list[Any]:
+    """`dets` with the `found` tiles at their class probability, each `faint` tile in place of its weak detection."""
+    taken = {d.box for d in faint}
+    return [*(d for d in dets if d.box not in taken), *(replace(d, conf=d.alternatives[0][1]) for d in found)]
+
+
+def photo_readings(det: Any, gaps: bool) -> Callable[[Path], dict[str, list[Any]]]:
+    """`read_ways` of a photo, read once however many groups and ways count it (kept by the photo's name,
+    one in the cleaned `valid`)."""
+    from vision.reader.image import load_image
+
+    kept: dict[str, dict[str, list[Any]]] = {}
+
+    def read(path: Path) -> dict[str, list[Any]]:
+        if path.name not in kept:
+            kept[path.name] = read_ways(det, load_image(path), gaps)
+        return kept[path.name]
 
     return read
 
@@ -91,10 +119,9 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.rmtree(Path(args.write) / name, ignore_errors=True)
                 print(f"{write_split(photos, Path(args.write) / name)}: {len(photos)} photos")
         rows = [*groups.items(), ("all unseen shoots", sorted(unseen)), ("shoots train also has", seen)]
-        readers: dict[str, Callable[[Path], list[Any]]] = {"": lambda p: det(p, conf=0.001)}
-        if args.gaps and det.classifier is not None:
-            readers["+ gaps"] = gap_filled(det, faint_too=False)
-            readers["+ gaps + faint"] = gap_filled(det)
+        ways = [PLAIN, GAPS, GAPS_FAINT] if args.gaps and det.classifier is not None else [PLAIN]
+        readings = photo_readings(det, len(ways) > 1)
+        readers = {how: (lambda p, how=how: readings(p)[how]) for how in ways}
         for i, (name, photos) in enumerate(rows):
             if not photos:
                 continue
