@@ -6,6 +6,8 @@ session state.  Boxes being edited are kept in ``st.session_state["ann_boxes"]``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import streamlit as st
@@ -37,6 +39,27 @@ def cls_label(code: str) -> str:
     return logic.class_label(code, lang())
 
 
+def cls_labels() -> Callable[[str], str]:
+    """Classes as this run's selectors show them: the language is read now, so every label a widget is given, and
+    any Streamlit works out for it later, is in the language the page was drawn in."""
+    return partial(logic.class_label, lang=lang())
+
+
+def show_choice(key: str, value: object) -> None:
+    """Tell the browser a selector's choice again, in this run's labels (call before drawing it). Streamlit's browser
+    keeps a choice as the label it showed and sends that label back on every rerun; once the labels change (another
+    language, the box picker's entry after a class change) it names no option: the selectors kept their Chinese labels
+    after English was chosen, and the next tap reset them (the picked box to #0, new boxes to 一万)."""
+    st.session_state[key] = value
+
+
+def picked_box(ss: Any) -> int:
+    """The box picked for editing (its index; 0 when none is, or the one picked is gone)."""
+    i = ss.get("ann_pick")
+    n = len(ss.get("ann_boxes", []))
+    return i if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n else 0
+
+
 # ----------------------------------------------------------------------------- state
 
 
@@ -59,8 +82,7 @@ def load_stem(store: DatasetStore, stem: str) -> None:
     ss["ann_saved_boxes"] = list(ex.boxes)
     ss["ann_size"] = (ex.width, ex.height)
     ss["ann_reviewed"] = ex.reviewed
-    ss["ann_sel"] = 0
-    ss["ann_sel_cls"] = ex.boxes[0].cls if ex.boxes else CLASS_NAMES[0]
+    ss["ann_pick"] = 0
     bump_canvas()
 
 
@@ -92,36 +114,46 @@ def set_boxes(boxes: list[LabeledBox], origin: list[int | None]) -> None:
 
 
 def on_pick_box() -> None:
-    """Selecting a box shows its class in the class selector."""
+    """A box chosen in the box picker is the picked one (a label the browser kept from before names none: ignored)."""
     ss = st.session_state
-    boxes = ss.get("ann_boxes", [])
     i = ss.get("ann_sel")
-    if isinstance(i, int) and 0 <= i < len(boxes):
-        ss["ann_sel_cls"] = boxes[i].cls
+    if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(ss.get("ann_boxes", [])):
+        ss["ann_pick"] = i
 
 
 def on_change_class() -> None:
-    """Give the selected box the class chosen in the selector."""
+    """Give the picked box the class chosen in the selector."""
     ss = st.session_state
     boxes = list(ss.get("ann_boxes", []))
-    i = ss.get("ann_sel")
-    if isinstance(i, int) and 0 <= i < len(boxes) and ss.get("ann_sel_cls") in CLASS_NAMES:
+    i = picked_box(ss)
+    if boxes and ss.get("ann_sel_cls") in CLASS_NAMES:
         boxes[i] = boxes[i]._replace(cls=ss["ann_sel_cls"])
         set_boxes(boxes, list(ss.get("ann_origin", [])))
         bump_canvas()
 
 
+def on_new_class() -> None:
+    """The class chosen for new boxes is kept by the page (the browser's label of it may not survive a language switch)."""
+    if st.session_state.get("ann_new_cls") in CLASS_NAMES:
+        st.session_state["ann_new_class"] = st.session_state["ann_new_cls"]
+
+
+def new_box_class() -> str:
+    """The class new boxes get (drawn on the canvas or added by hand)."""
+    code = st.session_state.get("ann_new_class")
+    return code if code in CLASS_NAMES else CLASS_NAMES[0]
+
+
 def delete_box() -> None:
-    """Remove the selected box."""
+    """Remove the picked box."""
     ss = st.session_state
     boxes, origin = list(ss.get("ann_boxes", [])), list(ss.get("ann_origin", []))
-    i = ss.get("ann_sel")
-    if isinstance(i, int) and 0 <= i < len(boxes):
+    if boxes:
+        i = picked_box(ss)
         boxes.pop(i)
         origin.pop(i)
         set_boxes(boxes, origin)
-        ss["ann_sel"] = max(0, min(i, len(boxes) - 1))
-        on_pick_box()
+        ss["ann_pick"] = max(0, min(i, len(boxes) - 1))
         bump_canvas()
 
 
@@ -398,7 +430,8 @@ def canvas_part(store: DatasetStore, stem: str) -> None:
     the table when the component cannot load."""
     ss = st.session_state
     width, height = ss["ann_size"]
-    st.selectbox(tr("ann_new_cls"), CLASS_NAMES, format_func=cls_label, key="ann_new_cls")
+    show_choice("ann_new_cls", new_box_class())
+    st.selectbox(tr("ann_new_cls"), CLASS_NAMES, format_func=cls_labels(), key="ann_new_cls", on_change=on_new_class)
     moving = mode_part() == "move"
     try:
         import streamlit_drawable_canvas as sdc
@@ -418,7 +451,7 @@ def canvas_part(store: DatasetStore, stem: str) -> None:
         background = img.convert("RGB").crop(win.crop).resize((cw, ch))
     shown, shown_index = view.to_window(ss["ann_boxes"], win)
     labeled = "labeled_rect" in getattr(sdc, "_VALID_DRAWING_MODES", frozenset())
-    new_cls = ss.get("ann_new_cls", CLASS_NAMES[0])
+    new_cls = new_box_class()
     st.caption(tr("ann_canvas_hint_move" if moving else "ann_canvas_hint_draw"))
     drawing = logic.boxes_to_drawing(shown, scale, labeled, handles=logic.HANDLE_SIZE if moving else None)
     key = f"ann_canvas_{stem}_{ss.get('ann_version', 0)}_{cw}_{win.crop}"
@@ -447,8 +480,7 @@ def canvas_part(store: DatasetStore, stem: str) -> None:
         return
     set_boxes(edit.boxes, edit.origin)
     if edit.pick is not None:  # the box just drawn or moved is the one the class selector below applies to
-        ss["ann_sel"] = edit.pick
-        ss["ann_sel_cls"] = edit.boxes[edit.pick].cls
+        ss["ann_pick"] = edit.pick
 
 
 def zoom_part(width: int, height: int) -> view.Window:
@@ -477,18 +509,19 @@ def boxes_part(store: DatasetStore) -> None:
             ]
         )
         st.dataframe(frame, hide_index=True)
-        if not isinstance(ss.get("ann_sel"), int) or ss["ann_sel"] >= len(boxes):
-            ss["ann_sel"] = 0
-            on_pick_box()
+        pick = ss["ann_pick"] = picked_box(ss)
+        show_choice("ann_sel", pick)  # the picker and the class selector show the picked box, in this run's labels
+        show_choice("ann_sel_cls", boxes[pick].cls)
+        label = cls_labels()
         c1, c2, c3 = st.columns([2, 2, 1])
         c1.selectbox(
             tr("ann_pick_box"),
             list(range(len(boxes))),
-            format_func=lambda i: f"#{i} {cls_label(boxes[i].cls)}",
+            format_func=lambda i: f"#{i} {label(boxes[i].cls)}",
             key="ann_sel",
             on_change=on_pick_box,
         )
-        c2.selectbox(tr("ann_box_cls"), CLASS_NAMES, format_func=cls_label, key="ann_sel_cls", on_change=on_change_class)
+        c2.selectbox(tr("ann_box_cls"), CLASS_NAMES, format_func=label, key="ann_sel_cls", on_change=on_change_class)
         c3.button(tr("ann_delete_box"), key="ann_delete", on_click=delete_box, shortcut=SHORTCUTS["ann_delete"])
     with st.expander(tr("ann_add_box")):
         w, h = ss.get("ann_size", (1, 1))
@@ -498,7 +531,7 @@ def boxes_part(store: DatasetStore) -> None:
         x2 = c[2].number_input("x2", 0.0, float(w), min(float(w), 40.0), key="ann_x2")
         y2 = c[3].number_input("y2", 0.0, float(h), min(float(h), 60.0), key="ann_y2")
         if st.button(tr("ann_add"), key="ann_add_btn"):
-            add_box(x1, y1, x2, y2, ss.get("ann_new_cls", CLASS_NAMES[0]))
+            add_box(x1, y1, x2, y2, new_box_class())
             st.rerun()
 
 
