@@ -9,8 +9,20 @@ import numpy as np
 import pytest
 import yaml
 
-from vision.datasets.convert import class_index_map, import_yolo_dataset, labelled_one_class, stretch_factor
+from vision.datasets.convert import (
+    CMD_V4_LABEL_FIXES,
+    CMD_V4_NAME_MAP,
+    class_index_map,
+    fix_labels,
+    import_yolo_dataset,
+    labelled_one_class,
+    read_label_fixes,
+    remap_label,
+    stretch_factor,
+)
+from vision.datasets.store import DatasetError, UnknownClassError
 from vision.datasets.yolo import (
+    load_names,
     YoloBox,
     parse_label_line,
     photo_family,
@@ -157,3 +169,57 @@ def test_valid_photos_of_a_shoot_no_training_photo_comes_from_are_set_apart(tmp_
     out = write_split(groups["IMG_####_JPG"], tmp_path / "unseen")
     assert sorted(p.name for p in (out / "images").iterdir()) == ["IMG_2742_JPG.rf.ee.jpg", "IMG_2743_JPG.rf.ff.jpg"]
     assert (out / "labels" / "IMG_2743_JPG.rf.ff.txt").read_text() == (tmp_path / "valid" / "labels" / "IMG_2743_JPG.rf.ff.txt").read_text()
+
+
+def _fixes(path: Path, *rows: str) -> Path:
+    path.write_text("# a comment line\nsplit,image,cx,cy,was,is\n" + "".join(r + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_a_label_a_person_found_wrong_is_corrected_on_import(tmp_path):
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    _make_dataset(src)
+    fixes = _fixes(tmp_path / "fixes.csv", "train,ok,0.5,0.5,1m,9m")
+    report = import_yolo_dataset(src, dst, {"sc1": "1m", "sd2": "2p"}, label_fixes=fixes)
+    assert [CLASS_NAMES[b.cls] for b in read_yolo_labels(dst / "train/labels/ok.txt")] == ["9m", "2p"]
+    assert report.labels_fixed == {"train": 1, "valid": 0}
+    assert "1 wrong labels corrected" in report.summary()
+    untouched = import_yolo_dataset(src, tmp_path / "plain", {"sc1": "1m", "sd2": "2p"}, label_fixes=None)
+    assert [CLASS_NAMES[b.cls] for b in read_yolo_labels(tmp_path / "plain/train/labels/ok.txt")] == ["1m", "2p"]
+    assert untouched.labels_fixed == {"train": 0, "valid": 0}
+
+
+def test_a_fix_whose_box_is_not_in_its_photo_is_reported_not_applied_elsewhere(tmp_path):
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    _make_dataset(src)
+    fixes = _fixes(tmp_path / "fixes.csv",
+                   "train,ok,0.7,0.5,1m,9m",         # no box there
+                   "train,ok,0.5,0.5,2p,9m",         # a box there, but of another class
+                   "train,not_in_this_dataset,0.5,0.5,1m,9m")  # another dataset's photo: nothing to say
+    report = import_yolo_dataset(src, dst, {"sc1": "1m", "sd2": "2p"}, label_fixes=fixes)
+    assert [CLASS_NAMES[b.cls] for b in read_yolo_labels(dst / "train/labels/ok.txt")] == ["1m", "2p"]
+    assert [(f.cx, f.was) for f in report.fixes_not_found] == [(0.7, "1m"), (0.5, "2p")]
+    assert "label fix not applied, no 1m box at (0.7, 0.5) in train/ok" in report.summary()
+
+
+def test_an_unreadable_label_fixes_file_says_which_line(tmp_path):
+    with pytest.raises(DatasetError, match="unreadable line"):
+        read_label_fixes(_fixes(tmp_path / "a.csv", "train,ok,half,0.5,1m,9m"))
+    with pytest.raises(UnknownClassError, match="unknown tile '10m'"):
+        read_label_fixes(_fixes(tmp_path / "b.csv", "train,ok,0.5,0.5,1m,10m"))
+
+
+def test_the_shipped_cmd_v4_fixes_each_find_their_box():
+    """Every fix of `datasets/cmd-v4-label-fixes.csv` names a box of the photo with the wrong class (checked on
+    the dataset's own label files, so a changed download is caught)."""
+    fixes = read_label_fixes(CMD_V4_LABEL_FIXES)
+    assert len(fixes) == 22 and all(f.was != f.shows for f in fixes)
+    source = Path(__file__).resolve().parents[2].parent / "shared/data/chinese-mahjong-detection-v4"
+    if not (source / "valid/labels").is_dir():
+        pytest.skip(f"CMD v4 is not at {source}")
+    index_map = class_index_map(load_names(source / "data.yaml"), CMD_V4_NAME_MAP)
+    for fix in fixes:
+        boxes = remap_label(read_yolo_labels(source / fix.split / "labels" / f"{fix.image}.txt"), index_map)
+        fixed, missing = fix_labels(boxes, [fix])
+        assert not missing, fix
+        assert sum(a != b for a, b in zip(boxes, fixed)) == 1

@@ -13,6 +13,8 @@ YOLO dataset whose classes are this project's `CLASS_NAMES`; the cleanup it does
 * images whose boxes (more than four) all carry one tile class are dropped: a set holds four of
   each tile, so such a photo was boxed but never classified (seven `valid` photos of CMD v4 label
   every tile 1筒);
+* labels a person found wrong on the photo are corrected (`datasets/cmd-v4-label-fixes.csv`, read by
+  `read_label_fixes`; 22 boxes of CMD v4's `valid`, e.g. a 伍萬 labelled 5筒);
 * labels of classes outside the project (flowers, seasons) are dropped; boxes are clipped to the
   image and degenerate ones removed.  In the splits named by `paint_dropped` (``("train",)`` with
   `jingsuan train --paint-unlabelled`; none by default) the tiles those labels boxed are painted grey (`vision.datasets.unlabelled.paint_boxes`): a flower is a tile
@@ -24,6 +26,7 @@ Images that need no change are linked (symlink), not copied, so no outside photo
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import re
@@ -77,6 +80,59 @@ CMD_V4_NAME_MAP: dict[str, str] = {
     "hdg": "6z",
     "hdr": "7z",
 }
+
+
+#: Labels of CMD v4 a person found wrong on the photo, corrected by `import_yolo_dataset` (a data file of the
+#: checkout's `datasets/` folder: training and the benches run from a checkout).
+CMD_V4_LABEL_FIXES = Path(__file__).resolve().parents[2] / "datasets" / "cmd-v4-label-fixes.csv"
+
+#: A fix's box is the label line whose centre lies this close (normalised) to the fix's centre.
+FIX_TOLERANCE = 0.001
+
+
+@dataclass(frozen=True)
+class LabelFix:
+    """One wrong label of an outside dataset: where its box is (split, image name without suffix, normalised
+    centre) and the class the label gives (`was`) and the tile the photo shows (`shows`)."""
+
+    split: str
+    image: str
+    cx: float
+    cy: float
+    was: str
+    shows: str
+
+
+def read_label_fixes(path: str | Path) -> list[LabelFix]:
+    """The fixes of a label-fixes CSV (``split,image,cx,cy,was,is``; lines starting with # are comments)."""
+    lines = [ln for ln in Path(path).read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
+    fixes = []
+    for row in csv.DictReader(lines):
+        try:
+            fix = LabelFix(row["split"], row["image"], float(row["cx"]), float(row["cy"]), row["was"], row["is"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise DatasetError(f"标签更正文件 {path} 有一行读不懂：{row}", f"label fixes {path}: unreadable line {row}") from e
+        for code in (fix.was, fix.shows):
+            if code not in _CLASS_INDEX:
+                raise UnknownClassError(f"标签更正文件 {path} 里有不认识的牌 {code}", f"label fixes {path}: unknown tile {code!r}")
+        fixes.append(fix)
+    return fixes
+
+
+def fix_labels(boxes: Sequence[YoloBox], fixes: Sequence[LabelFix]) -> tuple[list[YoloBox], list[LabelFix]]:
+    """`boxes` with each fix's box (its class `was`, its centre within `FIX_TOLERANCE`) given the class
+    `shows`; and the fixes that found no such box."""
+    out = list(boxes)
+    missing = []
+    for fix in fixes:
+        hit = next((i for i, b in enumerate(out) if b.cls == _CLASS_INDEX[fix.was]
+                    and abs(b.cx - fix.cx) <= FIX_TOLERANCE and abs(b.cy - fix.cy) <= FIX_TOLERANCE), None)
+        if hit is None:
+            missing.append(fix)
+            continue
+        b = out[hit]
+        out[hit] = YoloBox(_CLASS_INDEX[fix.shows], b.cx, b.cy, b.w, b.h)
+    return out, missing
 
 
 #: A standing tile face seen from the front is about 3:4 (width:height).
@@ -161,6 +217,9 @@ class ImportReport:
     polygons_converted: dict[str, int] = field(default_factory=dict)
     labels_dropped_unmapped: dict[str, int] = field(default_factory=dict)
     painted_dropped: dict[str, int] = field(default_factory=dict)
+    labels_fixed: dict[str, int] = field(default_factory=dict)
+    #: Fixes whose image is in the split but whose box is not (the dataset changed: check the fixes file).
+    fixes_not_found: list[LabelFix] = field(default_factory=list)
 
     def summary(self) -> str:
         lines = []
@@ -173,7 +232,10 @@ class ImportReport:
                 f"{self.polygons_converted.get(split, 0)} polygons → boxes, "
                 f"{self.labels_dropped_unmapped.get(split, 0)} labels of other classes dropped"
                 + (f" (their tiles painted over in {self.painted_dropped[split]} images)" if self.painted_dropped.get(split) else "")
+                + (f", {self.labels_fixed[split]} wrong labels corrected" if self.labels_fixed.get(split) else "")
             )
+        for fix in self.fixes_not_found:
+            lines.append(f"label fix not applied, no {fix.was} box at ({fix.cx}, {fix.cy}) in {fix.split}/{fix.image}")
         return "\n".join(lines)
 
 
@@ -200,18 +262,27 @@ def import_split(
     report: ImportReport,
     restore_stretched: bool = True,
     paint_dropped: bool = False,
+    fixes: Sequence[LabelFix] = (),
 ) -> None:
-    """Clean one split (``images/`` + ``labels/``) of a YOLO dataset into `dst_split`."""
+    """Clean one split (``images/`` + ``labels/``) of a YOLO dataset into `dst_split`; `fixes`: the split's
+    label fixes (`fix_labels`)."""
     import cv2
 
     img_dir, lbl_dir = src_split / "images", src_split / "labels"
-    kept = empty = restored = dropped_stretch = one_class = polys = unmapped = painted = 0
+    kept = empty = restored = dropped_stretch = one_class = polys = unmapped = painted = n_fixed = 0
+    fixes_of: dict[str, list[LabelFix]] = {}
+    for fix in fixes:
+        fixes_of.setdefault(fix.image, []).append(fix)
     for img_path in sorted(p for p in img_dir.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
         lbl_path = lbl_dir / (img_path.stem + ".txt")
         raw = read_yolo_labels(lbl_path)
         polys += _count_polygons(lbl_path)
         boxes = remap_label(raw, index_map)
         unmapped += len(raw) - len(boxes)
+        if img_path.stem in fixes_of:
+            boxes, missing = fix_labels(boxes, fixes_of[img_path.stem])
+            n_fixed += len(fixes_of[img_path.stem]) - len(missing)
+            report.fixes_not_found += missing
         boxes = [c for c in (clip_box(b) for b in boxes) if c is not None]
         dropped = [c for c in (clip_box(b) for b in raw if b.cls not in index_map) if c is not None] if paint_dropped else []
         if not raw:
@@ -266,6 +337,7 @@ def import_split(
     report.polygons_converted[split] = polys
     report.labels_dropped_unmapped[split] = unmapped
     report.painted_dropped[split] = painted
+    report.labels_fixed[split] = n_fixed
 
 
 def import_yolo_dataset(
@@ -275,21 +347,24 @@ def import_yolo_dataset(
     splits: Sequence[str] = ("train", "valid"),
     restore_stretched: bool = True,
     paint_dropped: Sequence[str] = (),
+    label_fixes: str | Path | None = CMD_V4_LABEL_FIXES,
 ) -> ImportReport:
     """Import a YOLO dataset (``src/data.yaml`` + ``src/<split>/{images,labels}``) into `dst`.
 
     Writes ``dst/<split>/{images,labels}`` and ``dst/data.yaml`` with this project's class names;
-    the split called ``valid`` stays the validation split.
+    the split called ``valid`` stays the validation split. `label_fixes`: a label-fixes CSV
+    (`read_label_fixes`; default CMD v4's, whose fixes name its own photos only), None for none.
     """
     import yaml
 
     src, dst = Path(src), Path(dst)
     index_map = class_index_map(load_names(src / "data.yaml"), name_map)
     report = ImportReport()
+    fixes = read_label_fixes(label_fixes) if label_fixes is not None and Path(label_fixes).is_file() else []
     for split in splits:
         if (src / split / "images").is_dir():
             import_split(src / split, dst / split, index_map, split, report, restore_stretched,
-                         paint_dropped=split in paint_dropped)
+                         paint_dropped=split in paint_dropped, fixes=[f for f in fixes if f.split == split])
     doc = {
         "path": str(dst.resolve()),
         "train": "train/images",
