@@ -22,8 +22,8 @@ from vision.datasets.convert import (
 )
 from vision.datasets.store import DatasetError, UnknownClassError
 from vision.datasets.yolo import (
-    load_names,
     YoloBox,
+    load_names,
     parse_label_line,
     photo_family,
     read_yolo_labels,
