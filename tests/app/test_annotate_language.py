@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetState, WidgetStates
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import ButtonGroup, Selectbox, Widget
@@ -63,9 +64,12 @@ class Browser:
         self.shown[box.id] = (label,) if isinstance(box, ButtonGroup) else label
         return self.run()
 
-    def language(self, code: str) -> Browser:
-        """中文 / English in the sidebar."""
-        self.at.sidebar.radio(key="lang").set_value(code)
+    def language(self, code: str, via: str = "sidebar") -> Browser:
+        """中文 / English in the sidebar, or under the page bar's ⚙ (a phone's)."""
+        if via == "sidebar":
+            self.at.sidebar.radio(key="lang").set_value(code)
+        else:
+            self.at.radio(key=f"lang_quick_{self.at.session_state['lang']}").set_value(code)
         return self.run()
 
     def shows(self, key: str) -> str | tuple[str, ...]:
@@ -91,10 +95,11 @@ def classes(browser: Browser) -> list[str]:
     return [b.cls for b in browser.at.session_state["ann_boxes"]]
 
 
-def test_the_box_selectors_follow_the_language_both_ways_and_keep_their_choices(dirs: Path) -> None:
+@pytest.mark.parametrize("via", ["sidebar", "gear"])
+def test_the_box_selectors_follow_the_language_both_ways_and_keep_their_choices(dirs: Path, via: str) -> None:
     browser = three_boxes().choose("ann_sel", "#1 七条 7s")
     assert browser.shows("ann_sel_cls") == "七条 7s"
-    browser.language("en")
+    browser.language("en", via)
     assert browser.at.title[0].value == "Annotate"
     assert browser.at.selectbox(key="ann_sel_cls").options[:2] == ["1m", "2m"]
     assert browser.shows("ann_sel") == "#1 7s"  # it said '#1 七条 7s'
@@ -102,7 +107,7 @@ def test_the_box_selectors_follow_the_language_both_ways_and_keep_their_choices(
     assert browser.shows("ann_new_cls") == "7z"
     browser.run()  # the next tap: the picked box and the classes stay
     assert (browser.shows("ann_sel"), browser.shows("ann_sel_cls"), browser.shows("ann_new_cls")) == ("#1 7s", "7s", "7z")
-    browser.language("zh")
+    browser.language("zh", via)
     assert (browser.shows("ann_sel"), browser.shows("ann_sel_cls"), browser.shows("ann_new_cls")) == (
         "#1 七条 7s", "七条 7s", "中 7z")  # fmt: skip
     browser.run()
