@@ -1,7 +1,9 @@
 """标注: upload photos into a team dataset, fix the boxes (canvas or table), save, mark reviewed.
 
 The conversions live in `app.annotate_logic` (tested without a browser); this file is widgets and
-session state.  Boxes being edited are kept in ``st.session_state["ann_boxes"]`` (photo pixels).
+session state.  Boxes being edited are kept in ``st.session_state["ann_boxes"]`` (photo pixels); the box picked
+for editing in ``ann_pick`` (its index) and the class of new boxes in ``ann_new_class`` (a code): the page's own
+record, which the selectors ``ann_sel`` / ``ann_sel_cls`` / ``ann_new_cls`` are told again on every run (`show_choice`).
 """
 
 from __future__ import annotations
