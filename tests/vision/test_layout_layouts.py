@@ -175,3 +175,55 @@ def test_a_kong_split_in_two_by_the_gap_of_its_sideways_tile_is_one_kong() -> No
     hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
     a = assign(lay([[["3z"]], [hand, ["1z"], ["5s", "5s"], ["+-0.2"], ["5s", "5s"]]]))
     assert melds(a) == [("gang", "5555s")] and a.win_tile == "1z" and a.hand == hand
+
+
+# --------------------------------------------------------------------------- gaps and stacks the boxes hide
+
+
+def test_a_winning_tile_whose_loose_box_eats_its_gap_is_still_read_apart() -> None:
+    """The detector's box of the winning tile runs wide into its gap: the boxes almost touch, but the
+    tile's centre lies 0.2 tile widths farther than the row's pitch (`geometry.weak_splits`)."""
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"]
+    dets = lay([[["9m"]], [hand]])
+    end = dets[-1].box[2]
+    y1, y2 = dets[-1].box[1], dets[-1].box[3]
+    apart = [*dets, Detection((end + 0.05 * TW, y1, end + 1.35 * TW, y2), "2z", 0.9, (("2z", 0.97),))]
+    a = assign(apart)
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "2z", "9m")
+    touching = [*dets, Detection((end, y1, end + TW, y2), "2z", 0.9, (("2z", 0.97),))]
+    assert assign(touching).win_tile is None  # nothing sets it apart: asked, not guessed
+
+
+def _with_middle_box(dets: list[Detection], box: tuple[float, float, float, float]) -> list[Detection]:
+    out = list(dets)
+    out[-2] = Detection(box, out[-2].tile, 0.9, ((out[-2].tile, 0.97),))
+    return out
+
+
+def test_a_kong_whose_stacked_fourth_tile_rises_a_fifth_above_the_middle_one_is_a_kong() -> None:
+    """The detector boxes the stacked pair as one box from the top tile's top to the lower tile's bottom:
+    only 1.2× as tall, its bottom in line with its neighbours' (`readings._middle_rises`)."""
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    dets = lay([[["3z"]], [hand, ["1z"], ["5s", "5s", "5s"]]])
+    x1, y1, x2, y2 = dets[-2].box
+    a = assign(_with_middle_box(dets, (x1, y1 - 0.2 * TH, x2, y2)))
+    assert melds(a) == [("gang", "5555s")] and "kong_stacked" in codes(a)
+    # the pair's box narrower than a tile opens a gap before it: the three are still one kong
+    a = assign(_with_middle_box(dets, (x1 + 0.35 * TW, y1 - 0.2 * TH, x2, y2)))
+    assert melds(a) == [("gang", "5555s")] and a.hand == hand and a.win_tile == "1z"
+
+
+def test_a_pung_whose_middle_box_is_a_little_taller_stays_a_pung() -> None:
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    dets = lay([[["3z"]], [hand, ["1z"], ["5s", "5s", "5s"]]])
+    x1, y1, x2, y2 = dets[-2].box
+    assert melds(assign(_with_middle_box(dets, (x1, y1 - 0.1 * TH, x2, y2)))) == [("peng", "555s")]
+    # risen as far, but the whole box moved up (its bottom too): a tile set a little higher, not a stack
+    assert melds(assign(_with_middle_box(dets, (x1, y1 - 0.19 * TH, x2, y2 - 0.19 * TH)))) == [("peng", "555s")]
+
+
+def test_two_melds_laid_touching_at_the_left_end_are_cut_into_melds() -> None:
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m"]
+    a = assign(lay([[["1z"]], [["3m", "4m>", "5m", "7z", "7z", "7z"], hand, ["9m"]]]))
+    assert (a.hand, a.win_tile) == (hand, "9m")
+    assert melds(a) == [("chi", "345m"), ("peng", "777z")]

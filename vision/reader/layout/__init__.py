@@ -50,7 +50,7 @@ from vision.reader.layout.questions import (
     weak_question,
     win_question,
 )
-from vision.reader.layout.readings import Decision, decide, not_a_win_question, row_units, win_gap_clear
+from vision.reader.layout.readings import Decision, decide, not_a_win_question, row_readings, win_gap_clear
 from vision.reader.layout.roles import (
     RoleState,
     TileRole,
@@ -453,7 +453,7 @@ def _legal_reading(a: Assignment, rows: list[list[Placed]], width: float, given:
                    options: Any = None) -> Assignment:
     """The most probable legal round among every layout reading and the classifier's top choices
     (`decide`): kept as `a` when it is the same round, said (`not_a_win`) when there is none."""
-    units = [row_units(split_groups(r, width, i), width) for i, r in enumerate(rows)]
+    units = [row_readings(r, width, i) for i, r in enumerate(rows)]
     hand_row = next((g.row for g in a.groups if g.role in ("hand", "win")), None)
     d = decide(units, hand_row, given, options)
     if d is None:

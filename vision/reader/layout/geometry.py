@@ -26,6 +26,14 @@ GAP_OVER_USUAL = 0.15
 MIN_GAP_FRACTION = 0.15
 
 
+#: A boundary between two standing tiles that `split_groups` keeps together is a possible gap when it lies
+#: this much (tile widths) beyond the row's usual spacing, by its boxes' gap or their centres' distance:
+#: loose boxes eat into the gap before a winning tile or a meld, so it is weighed, not decided, here.
+WEAK_GAP = 0.15
+#: Weak boundaries tried per row (the widest).
+MAX_WEAK_SPLITS = 2
+
+
 ROW_FRACTION = 0.5  # of the median tile height: a bigger perpendicular jump starts a new row
 
 
@@ -213,6 +221,39 @@ def split_groups(row: Sequence[Placed], width: float, row_index: int = 0) -> lis
         else:
             groups[-1].tiles.append(p)
     return groups
+
+
+def weak_splits(row: Sequence[Placed], width: float, limit: int = MAX_WEAK_SPLITS) -> list[int]:
+    """Boundaries (k: between row[k] and row[k+1]) `split_groups` keeps together that still lie `WEAK_GAP`
+    beyond the row's usual spacing, by gap or by centre distance, between standing tiles: the widest `limit`."""
+    if len(row) < 4:
+        return []
+    row_gaps = gaps(row)
+    pitch = [b.u - a.u - width for a, b in zip(row, row[1:])]
+    standing = [k for k in range(len(row_gaps)) if row[k].standing_face and row[k + 1].standing_face]
+    if len(standing) < 3:
+        return []
+    usual_gap = float(np.median([row_gaps[k] for k in standing]))
+    usual_pitch = float(np.median([pitch[k] for k in standing]))
+    hard: set[int] = set()
+    start = 0
+    for g in split_groups(row, width)[:-1]:
+        start += len(g)
+        hard.add(start - 1)
+    scored = [(max(row_gaps[k] - usual_gap, pitch[k] - usual_pitch) / width, k) for k in standing if k not in hard]
+    picked = sorted((s for s in scored if s[0] >= WEAK_GAP), reverse=True)[:limit]
+    return sorted(k for _, k in picked)
+
+
+def split_at(row: Sequence[Placed], cuts: Sequence[int], row_index: int = 0) -> list[Group]:
+    """The row's groups when it is cut after each index of `cuts` (and nowhere else)."""
+    groups: list[Group] = []
+    start = 0
+    for k in sorted(cuts):
+        groups.append(Group(list(row[start : k + 1]), row_index))
+        start = k + 1
+    groups.append(Group(list(row[start:]), row_index))
+    return [g for g in groups if g.tiles]
 
 
 def turned_a_quarter(dets: Sequence[Detection]) -> bool:

@@ -24,7 +24,7 @@ from typing import Any
 
 from scoring.tiles import format_tiles, parse_tiles
 from vision.reader.detection import Detection
-from vision.reader.layout.geometry import BACK, Group, Placed, gaps
+from vision.reader.layout.geometry import BACK, Group, Placed, gaps, split_at, split_groups, weak_splits
 from vision.reader.layout.legal import Decoded, Hypothesis, Slot, decode
 from vision.reader.layout.melds import classify_meld
 from vision.reader.layout.questions import question, tile_zh
@@ -41,6 +41,7 @@ COSTS = {
     "kong_tile_missed": 1.5,   # a 暗杠 of which only three tiles were found
     "stack_ignored": 1.0,      # three alike with a stacked-looking tile read as a 碰
     "sideways_in_hand": 1.5,   # a concealed tile lying sideways
+    "weak_gap": 1.0,           # a group set apart by a gap narrower than `split_groups` asks (`weak_splits`)
 }
 #: A kong's fourth tile set apart lies at most this many tile widths from the other three.
 KONG_APART = 0.8
@@ -48,6 +49,14 @@ KONG_APART = 0.8
 #: or its box (the pair) is this much taller than the others.
 STACK_SHIFT = 0.2
 STACK_TALL = 1.2
+#: … or the middle one of three standing tiles rises this share of a tile's height above the other two while
+#: its bottom stays in line with theirs (within `STACK_BOTTOM`): the detector boxes the stacked pair as one box
+#: from the top tile's top to the lower tile's bottom (composed tuning photos: stacked kongs 0.19–0.21, standing
+#: pungs at most 0.16; 2026-12-05).
+STACK_RISE = 0.18
+STACK_BOTTOM = 0.08
+#: Readings of one row's groups kept (`row_readings`: gaps and kongs set apart read both ways).
+MAX_ROW_VARIANTS = 16
 #: Readings decoded at most (cheapest first).
 MAX_PLANS = 60
 #: Readings of the other rows tried with each reading of the hand row.
@@ -62,6 +71,7 @@ class Unit:
     row: int
     merged: bool = False
     kind: str | None = None  # "stacked": a kong whose fourth tile lies on the middle one; "back_misread"
+    weak: bool = False  # set apart from the tile before it by a weak gap only (`geometry.weak_splits`)
 
     @property
     def lone(self) -> bool:
@@ -119,13 +129,30 @@ def row_units(groups: Sequence[Group], width: float) -> list[list[Unit]]:
         nxt = groups[i + 1] if i + 1 < len(groups) else None
         if nxt is not None and _split_meld(g.tiles, nxt.tiles, width):
             merged = Unit((*g.tiles, *nxt.tiles), g.row, merged=True)
-            variants = [*[[*v, merged] for v in variants], *[[*v, unit, Unit(tuple(nxt.tiles), g.row)] for v in variants]]
+            stacked = [replace(merged, kind=alt)] if (alt := _other_reading(merged.tiles)) else []  # a narrow stacked box opens a gap
+            variants = [*[[*v, m] for v in variants for m in (merged, *stacked)],
+                        *[[*v, unit, Unit(tuple(nxt.tiles), g.row)] for v in variants]]
             i += 2
             continue
         alt = _other_reading(g.tiles)
         variants = [*[[*v, unit] for v in variants], *([[*v, replace(unit, kind=alt)] for v in variants] if alt else [])]
         i += 1
     return variants[:8]
+
+
+def row_readings(row: Sequence[Placed], width: float, row_index: int = 0) -> list[list[Unit]]:
+    """`row_units` of the row's groups, and of the groups it makes when also cut at one or both of its weak
+    boundaries (`geometry.weak_splits`; a unit after such a cut is `weak`, and costs `weak_gap`)."""
+    variants = row_units(split_groups(row, width, row_index), width)
+    weak = weak_splits(row, width)
+    hard = [sum(len(g) for g in split_groups(row, width, row_index)[: i + 1]) - 1
+            for i in range(len(split_groups(row, width, row_index)) - 1)]
+    for n in range(1, len(weak) + 1):
+        for cuts in itertools.combinations(weak, n):
+            starts = {id(row[k + 1]) for k in cuts}
+            for units in row_units(split_at(row, [*hard, *cuts], row_index), width):
+                variants.append([replace(u, weak=True) if id(u.tiles[0]) in starts else u for u in units])
+    return variants[:MAX_ROW_VARIANTS]
 
 
 def _other_reading(tiles: Sequence[Placed]) -> str | None:
@@ -143,7 +170,20 @@ def _other_reading(tiles: Sequence[Placed]) -> str | None:
     vs = sorted(p.v for p in tiles)
     shifted = any(abs(p.v - vs[1]) > STACK_SHIFT * across[1] for p in tiles)
     tall = across[-1] > STACK_TALL * across[1]
-    return "stacked" if shifted or tall else None
+    return "stacked" if shifted or tall or _middle_rises(tiles) else None
+
+
+def _middle_rises(tiles: Sequence[Placed]) -> bool:
+    """The middle of three standing tiles reaches `STACK_RISE` higher than the outer two, its bottom in line
+    with theirs: a fourth tile lies on it."""
+    a, b, c = sorted(tiles, key=lambda p: p.u)
+    if any(p.sideways for p in (a, b, c)):
+        return False
+    height = (a.across + c.across) / 2
+    top = ((a.v - a.across / 2) + (c.v - c.across / 2)) / 2
+    bottom = ((a.v + a.across / 2) + (c.v + c.across / 2)) / 2
+    return (top - (b.v - b.across / 2) >= STACK_RISE * height
+            and abs((b.v + b.across / 2) - bottom) <= STACK_BOTTOM * height)
 
 
 def _split_meld(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
@@ -188,7 +228,8 @@ def plans(rows_units: Sequence[Sequence[list[Unit]]], hand_row: int | None, give
 
 def _variant_cost(units: Sequence[Unit]) -> float:
     """What a row's reading costs for setting aside what its tiles show: a stack read as three tiles."""
-    return sum(COSTS["stack_ignored"] for u in units if u.kind is None and _other_reading(u.tiles) == "stacked")
+    return (sum(COSTS["stack_ignored"] for u in units if u.kind is None and _other_reading(u.tiles) == "stacked")
+            + COSTS["weak_gap"] * sum(u.weak for u in units))
 
 
 def _hand_row_readings(units: Sequence[Unit]) -> Iterator[tuple[list[tuple[Unit, str]], float]]:
@@ -228,6 +269,9 @@ def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Un
         elif (kind := _meld_type(u)) is not None:
             roles.append((u, "meld"))
             cost += COSTS["melds_left"] + _meld_cost(u, kind)
+        elif (cut := _touching_melds(u)) is not None:
+            roles += [(m, "meld") for m in cut]
+            cost += COSTS["melds_left"] + sum(_meld_cost(m, _meld_type(m) or "three") for m in cut)
         else:
             return None
     for k, u in enumerate(after):
@@ -237,9 +281,30 @@ def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Un
         elif (kind := _meld_type(u)) is not None:
             roles.append((u, "meld"))
             cost += _meld_cost(u, kind)
+        elif (cut := _touching_melds(u)) is not None:
+            roles += [(m, "meld") for m in cut]
+            cost += sum(_meld_cost(m, _meld_type(m) or "three") for m in cut)
         else:
             return None
     return roles, cost
+
+
+def _touching_melds(u: Unit) -> list[Unit] | None:
+    """A group of 6 or more face-up tiles beside the hand as the melds it cuts into (laid touching, as
+    `_other_rows` reads a melds row), or None."""
+    from vision.reader.layout.melds import partition_melds
+
+    if len(u.tiles) < 6 or u.backs:
+        return None
+    tiles = list(u.tiles)
+    cuts = partition_melds(tiles) or partition_melds(tiles, need_sideways=False)
+    if not cuts:
+        return None
+    out, start = [], 0
+    for n in cuts[0]:
+        out.append(Unit(u.tiles[start : start + n], u.row))
+        start += n
+    return out
 
 
 def _meld_cost(u: Unit, kind: str) -> float:
