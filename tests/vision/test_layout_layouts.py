@@ -227,3 +227,14 @@ def test_two_melds_laid_touching_at_the_left_end_are_cut_into_melds() -> None:
     a = assign(lay([[["1z"]], [["3m", "4m>", "5m", "7z", "7z", "7z"], hand, ["9m"]]]))
     assert (a.hand, a.win_tile) == (hand, "9m")
     assert melds(a) == [("chi", "345m"), ("peng", "777z")]
+
+
+def test_a_pung_whose_sideways_claimed_tile_lies_low_is_not_a_stacked_kong() -> None:
+    """A sideways tile is shorter and lies lower than its standing neighbours; that is not a tile on top."""
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    dets = lay([[["3z"]], [hand, ["1z"]], [["5m>", "5m", "5m"]]])
+    x1, y1, x2, y2 = dets[-3].box
+    dets[-3] = Detection((x1, y1 + 0.15 * TH, x2, y2 + 0.15 * TH), "5m", 0.9, (("5m", 0.97),))
+    a = assign(dets)
+    assert melds(a) == [("peng", "555m")] and "kong_stacked" not in codes(a)
+    assert a.melds[0]["claimed"] == "5m"

@@ -167,8 +167,9 @@ def _other_reading(tiles: Sequence[Placed]) -> str | None:
     if backs or not all(_alike(tiles[0], p) for p in tiles[1:]):
         return None
     across = sorted(p.across for p in tiles)
-    vs = sorted(p.v for p in tiles)
-    shifted = any(abs(p.v - vs[1]) > STACK_SHIFT * across[1] for p in tiles)
+    standing = [p for p in tiles if not p.sideways]  # a sideways tile lies lower, its bottom in line: not a stack
+    vs = sorted(p.v for p in standing)
+    shifted = len(standing) >= 2 and any(abs(p.v - vs[len(vs) // 2]) > STACK_SHIFT * across[1] for p in standing)
     tall = across[-1] > STACK_TALL * across[1]
     return "stacked" if shifted or tall or _middle_rises(tiles) else None
 
