@@ -21,6 +21,7 @@ from vision.reader.boxes import iou_matrix
 from vision.reader.detection import Detection
 from vision.reader.detector import box_floor, drop_covered
 from vision.reader.gaps import FAINT_FLOOR, faint_tiles, first_look_namer, gap_tiles
+from vision.reader.halves import whole_tiles
 
 #: Weak boxes named at most on the second look (surest box scores first).
 MAX_WEAK = 12
@@ -50,7 +51,10 @@ class DetectionLevels:
         assert self._scores is not None
         if self._first is None:
             sure = self._scores >= box_floor(conf)
-            self._first = (conf, self.detector._classify(self.rgb, self._boxes[sure], self._scores[sure]))
+            named = self.detector._classify(self.rgb, self._boxes[sure], self._scores[sure])
+            if hasattr(self.detector.classifier, "classify_top"):  # a tile boxed as two halves, read whole
+                named = whole_tiles(self.rgb, named, self._boxes, self._scores, self.detector.classifier.classify_top)
+            self._first = (conf, named)
         first_conf, named = self._first
         if conf >= first_conf:
             return [d for d in named if d.conf >= conf]

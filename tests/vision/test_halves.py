@@ -1,0 +1,83 @@
+"""A tile the detector boxed as two halves is read whole (`vision.reader.halves`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.reader.detection import Detection
+from vision.reader.halves import whole_tiles
+
+TW, TH = 40.0, 54.0
+RGB = np.zeros((200, 600, 3), np.uint8)
+
+
+def tile(x: float, code: str, y: float = 20.0, w: float = TW, h: float = TH, p: float = 0.95) -> Detection:
+    return Detection((x, y, x + w, y + h), code, 0.8, ((code, p), ("1m", 0.01)))
+
+
+def row_with_a_halved_4p() -> list[Detection]:
+    """1m 2m 3m, then a 4筒 boxed as its top and bottom pair of circles (each named 2筒), then 5s 6s."""
+    x = 10.0
+    dets = [tile(x + i * TW, c) for i, c in enumerate(("1m", "2m", "3m"))]
+    x += 3 * TW
+    dets += [tile(x, "2p", h=TH / 2), tile(x, "2p", y=20 + TH / 2, h=TH / 2)]
+    dets += [tile(x + TW + i * TW, c) for i, c in enumerate(("5s", "6s"))]
+    return dets
+
+
+def namer(answers: dict[tuple[int, int], tuple[tuple[str, float], ...]]):
+    """A classifier that names a box by its rounded (x1, y1), and records what it was asked."""
+    asked: list[tuple[float, ...]] = []
+
+    def name(rgb: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[tuple[tuple[str, float], ...]]:
+        asked.extend(boxes)
+        return [answers.get((round(b[0]), round(b[1])), (("none", 0.9),)) for b in boxes]
+
+    name.asked = asked  # type: ignore[attr-defined]
+    return name
+
+
+def whole_box(dets: list[Detection]) -> np.ndarray:
+    """The detector's own weak box over the 4筒, looser than the tile."""
+    return np.array([[dets[3].box[0] - 6, dets[3].box[1] - 8, dets[3].box[2] + 6, dets[4].box[3] + 8]])
+
+
+def test_two_half_boxes_named_2p_become_the_4p_they_are_halves_of() -> None:
+    dets = row_with_a_halved_4p()
+    out = whole_tiles(RGB, dets, whole_box(dets), np.array([0.07]), namer({(130, 20): (("4p", 0.9), ("2p", 0.05))}))
+    assert sorted(d.tile for d in out) == ["1m", "2m", "3m", "4p", "5s", "6s"]
+    four = next(d for d in out if d.tile == "4p")
+    assert four.box == (130.0, 20.0, 170.0, 74.0)  # the halves' union, not the detector's looser box
+    assert 0.25 <= four.conf <= 1.0 and four.alternatives[0] == ("4p", 0.9)
+
+
+def test_halves_are_kept_when_the_classifier_is_not_sure_of_a_whole_tile_there() -> None:
+    dets = row_with_a_halved_4p()
+    for answer in ((("4p", 0.3), ("2p", 0.2)), (("none", 0.8),), (("back", 0.9),)):
+        assert whole_tiles(RGB, dets, whole_box(dets), np.array([0.07]), namer({(130, 20): answer})) == dets
+
+
+def test_halves_without_the_detectors_own_box_over_them_are_left_alone() -> None:
+    dets = row_with_a_halved_4p()
+    name = namer({(130, 20): (("4p", 0.9),)})
+    assert whole_tiles(RGB, dets, np.zeros((0, 4)), np.zeros(0), name) == dets
+    assert whole_tiles(RGB, dets, whole_box(dets), np.array([0.01]), name) == dets  # under WHOLE_FLOOR
+    assert name.asked == []  # nothing worth naming
+
+
+def test_two_whole_tiles_side_by_side_are_never_merged() -> None:
+    """Two neighbours of a row are each a tile's size: however a weak box spans them, they stay two tiles."""
+    dets = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m", "4p", "4p", "5s"))]
+    span = np.array([[10 + 3 * TW, 20, 10 + 5 * TW, 20 + TH]])
+    name = namer({(130, 20): (("4p", 0.99),)})
+    assert whole_tiles(RGB, dets, span, np.array([0.3]), name) == dets and name.asked == []
+
+
+def test_small_far_tiles_among_small_neighbours_are_not_halves() -> None:
+    """Tiles far from the camera are small, but so are their neighbours: a pair is small only against them."""
+    near = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m", "4m"))]
+    far = [tile(300 + i * TW / 2, c, y=150, w=TW / 2, h=TH / 2) for i, c in enumerate(("1p", "1m", "5s", "6s"))]
+    dets = near + far
+    span = np.array([[300, 150, 300 + TW, 150 + TH / 2]])
+    name = namer({(300, 150): (("1p", 0.9),)})
+    assert whole_tiles(RGB, dets, span, np.array([0.3]), name) == dets
