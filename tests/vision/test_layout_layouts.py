@@ -238,3 +238,29 @@ def test_a_pung_whose_sideways_claimed_tile_lies_low_is_not_a_stacked_kong() -> 
     a = assign(dets)
     assert melds(a) == [("peng", "555m")] and "kong_stacked" not in codes(a)
     assert a.melds[0]["claimed"] == "5m"
+
+
+def test_a_chow_split_by_its_claimed_tiles_gap_is_one_meld_though_no_box_lies_sideways() -> None:
+    """A claimed tile's box is not always wider than tall; the three still make a 吃 (`readings._split_meld`)."""
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z"]
+    a = assign(lay([[["9m"]], [hand, ["1z"], ["2s", "3s"], ["4s"]]]))
+    assert (a.hand, a.win_tile) == (hand, "1z")
+    assert melds(a) == [("chi", "234s")]
+
+
+def test_a_meld_whose_sideways_tile_touches_the_hand_is_cut_from_it() -> None:
+    """The claimed 6萬 lies sideways against the concealed tiles: a claimed tile is never in the hand, so the
+    row is also read cut beside it (`geometry.sideways_cuts`), and 4萬5萬 + 6萬 make the 吃."""
+    hand = ["3m", "3m", "6m", "7m", "8m", "1s", "1s"]
+    a = assign(lay([[["3p"]], [["4p", "4p", "4p"], ["4m", "5m"], ["6m>", *hand], ["3m"]]]))
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "3m", "3p")
+    assert melds(a) == [("peng", "444p"), ("chi", "456m")] and a.melds[1]["claimed"] == "6m"
+
+
+def test_a_pung_in_a_tilted_row_whose_outer_tile_sits_higher_is_not_a_stack() -> None:
+    """Only the middle tile rising above both others is a tile stacked on it."""
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    dets = lay([[["3z"]], [hand, ["1z"], ["5s", "5s", "5s"]]])
+    x1, y1, x2, y2 = dets[-3].box
+    dets[-3] = Detection((x1, y1 - 0.25 * TH, x2, y2 - 0.25 * TH), "5s", 0.9, (("5s", 0.97),))
+    assert melds(assign(dets)) == [("peng", "555s")]

@@ -32,6 +32,9 @@ MIN_GAP_FRACTION = 0.15
 WEAK_GAP = 0.15
 #: Weak boundaries tried per row (the widest).
 MAX_WEAK_SPLITS = 2
+#: A tile clearly lying sideways (`sideways_cuts`): its box this much longer along the row than across (a standing
+#: tile's loose box reaches 1.0; a claimed tile's 1.2–1.4).
+SIDEWAYS_CLEAR = 1.15
 
 
 ROW_FRACTION = 0.5  # of the median tile height: a bigger perpendicular jump starts a new row
@@ -243,6 +246,19 @@ def weak_splits(row: Sequence[Placed], width: float, limit: int = MAX_WEAK_SPLIT
     scored = [(max(row_gaps[k] - usual_gap, pitch[k] - usual_pitch) / width, k) for k in standing if k not in hard]
     picked = sorted((s for s in scored if s[0] >= WEAK_GAP), reverse=True)[:limit]
     return sorted(k for _, k in picked)
+
+
+def sideways_cuts(row: Sequence[Placed], width: float, limit: int = MAX_WEAK_SPLITS) -> list[int]:
+    """Boundaries `split_groups` keeps together on either side of a face-up tile clearly sideways inside a group: a
+    claimed tile never lies in the concealed hand, so its meld may end or start there, touching the hand."""
+    hard: set[int] = set()
+    start = 0
+    for g in split_groups(row, width)[:-1]:
+        start += len(g)
+        hard.add(start - 1)
+    cuts = sorted({k for i, p in enumerate(row) if p.face_up and p.along >= SIDEWAYS_CLEAR * p.across
+                   for k in (i - 1, i) if 0 <= k < len(row) - 1 and k not in hard})
+    return cuts[:limit]
 
 
 def split_at(row: Sequence[Placed], cuts: Sequence[int], row_index: int = 0) -> list[Group]:

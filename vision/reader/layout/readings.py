@@ -24,7 +24,7 @@ from typing import Any
 
 from scoring.tiles import format_tiles, parse_tiles
 from vision.reader.detection import Detection
-from vision.reader.layout.geometry import BACK, Group, Placed, gaps, split_at, split_groups, weak_splits
+from vision.reader.layout.geometry import BACK, Group, Placed, gaps, sideways_cuts, split_at, split_groups, weak_splits
 from vision.reader.layout.legal import Decoded, Hypothesis, Slot, decode
 from vision.reader.layout.melds import classify_meld
 from vision.reader.layout.questions import question, tile_zh
@@ -45,7 +45,7 @@ COSTS = {
 }
 #: A kong's fourth tile set apart lies at most this many tile widths from the other three.
 KONG_APART = 0.8
-#: A tile stacked on a kong's middle tile lies shifted across the row by this share of a tile's height,
+#: A tile stacked on a kong's middle tile lifts that tile's box above both others by this share of a tile's height,
 #: or its box (the pair) is this much taller than the others.
 STACK_SHIFT = 0.2
 STACK_TALL = 1.2
@@ -142,9 +142,10 @@ def row_units(groups: Sequence[Group], width: float) -> list[list[Unit]]:
 
 def row_readings(row: Sequence[Placed], width: float, row_index: int = 0) -> list[list[Unit]]:
     """`row_units` of the row's groups, and of the groups it makes when also cut at one or both of its weak
-    boundaries (`geometry.weak_splits`; a unit after such a cut is `weak`, and costs `weak_gap`)."""
+    boundaries (`geometry.weak_splits`, and beside a sideways tile inside a group: `geometry.sideways_cuts`;
+    a unit after such a cut is `weak`, and costs `weak_gap`)."""
     variants = row_units(split_groups(row, width, row_index), width)
-    weak = weak_splits(row, width)
+    weak = sorted({*weak_splits(row, width), *sideways_cuts(row, width)})
     hard = [sum(len(g) for g in split_groups(row, width, row_index)[: i + 1]) - 1
             for i in range(len(split_groups(row, width, row_index)) - 1)]
     for n in range(1, len(weak) + 1):
@@ -167,9 +168,8 @@ def _other_reading(tiles: Sequence[Placed]) -> str | None:
     if backs or not all(_alike(tiles[0], p) for p in tiles[1:]):
         return None
     across = sorted(p.across for p in tiles)
-    standing = [p for p in tiles if not p.sideways]  # a sideways tile lies lower, its bottom in line: not a stack
-    vs = sorted(p.v for p in standing)
-    shifted = len(standing) >= 2 and any(abs(p.v - vs[len(vs) // 2]) > STACK_SHIFT * across[1] for p in standing)
+    a, b, c = sorted(tiles, key=lambda p: p.u)  # the fourth tile lies on the middle one: it rises above both others
+    shifted = not any(p.sideways for p in (a, b, c)) and min(a.v, c.v) - b.v > STACK_SHIFT * across[1]
     tall = across[-1] > STACK_TALL * across[1]
     return "stacked" if shifted or tall or _middle_rises(tiles) else None
 
@@ -189,8 +189,8 @@ def _middle_rises(tiles: Sequence[Placed]) -> bool:
 
 def _split_meld(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
     """Two groups just beside each other that may be one meld split by a gap: four alike (a kong whose
-    fourth tile is set apart or lies sideways), or three alike or with a sideways tile (a 碰/吃 whose
-    claimed tile's gap measured wide)."""
+    fourth tile is set apart or lies sideways), or three alike, with a sideways tile or making a 吃 (a
+    碰/吃 whose claimed tile's gap measured wide: a claimed tile's box is not always wider than tall)."""
     tiles = (*a, *b)
     if len(tiles) not in (3, 4) or not all(p.face_up for p in tiles):
         return False
@@ -198,7 +198,7 @@ def _split_meld(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
     if gap > KONG_APART * width:
         return False
     alike = all(_alike(tiles[0], p) for p in tiles[1:])
-    return alike if len(tiles) == 4 else alike or any(p.sideways for p in tiles)
+    return alike if len(tiles) == 4 else alike or any(p.sideways for p in tiles) or classify_meld(tiles)[0] is not None
 
 
 def _meld_type(u: Unit) -> str | None:
