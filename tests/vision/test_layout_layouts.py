@@ -264,3 +264,15 @@ def test_a_pung_in_a_tilted_row_whose_outer_tile_sits_higher_is_not_a_stack() ->
     x1, y1, x2, y2 = dets[-3].box
     dets[-3] = Detection((x1, y1 - 0.25 * TH, x2, y2 - 0.25 * TH), "5s", 0.9, (("5s", 0.97),))
     assert melds(assign(dets)) == [("peng", "555s")]
+
+
+def test_a_winning_tile_is_read_apart_when_the_hands_last_box_runs_wide_into_its_gap() -> None:
+    """The last concealed tile's box runs into the gap, a little wider than tall: the tile still stands
+    (only a box `SIDEWAYS_CLEAR` longer than tall lies sideways), and the pitch shows the gap."""
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"]
+    dets = lay([[["9m"]], [hand]])
+    x1, y1, x2, y2 = dets[-1].box
+    dets[-1] = Detection((x1, y1, x2 + 0.45 * TW, y2), "2z", 0.9, (("2z", 0.97),))  # 43.5 × 40
+    win = Detection((x2 + 0.5 * TW, y1, x2 + 1.5 * TW, y2), "2z", 0.9, (("2z", 0.97),))
+    a = assign([*dets, win])
+    assert (a.hand, a.win_tile) == (hand, "2z")

@@ -233,7 +233,8 @@ def weak_splits(row: Sequence[Placed], width: float, limit: int = MAX_WEAK_SPLIT
         return []
     row_gaps = gaps(row)
     pitch = [b.u - a.u - width for a, b in zip(row, row[1:])]
-    standing = [k for k in range(len(row_gaps)) if row[k].standing_face and row[k + 1].standing_face]
+    upright = [p.face_up and p.along < SIDEWAYS_CLEAR * p.across for p in row]  # a loose box may be a little wide
+    standing = [k for k in range(len(row_gaps)) if upright[k] and upright[k + 1]]
     if len(standing) < 3:
         return []
     usual_gap = float(np.median([row_gaps[k] for k in standing]))
