@@ -226,6 +226,15 @@ def split_groups(row: Sequence[Placed], width: float, row_index: int = 0) -> lis
     return groups
 
 
+def group_ends(row: Sequence[Placed], width: float) -> set[int]:
+    """The boundaries `split_groups` cuts the row at (k: between row[k] and row[k+1])."""
+    ends, start = set(), 0
+    for g in split_groups(row, width)[:-1]:
+        start += len(g)
+        ends.add(start - 1)
+    return ends
+
+
 def weak_splits(row: Sequence[Placed], width: float, limit: int = MAX_WEAK_SPLITS) -> list[int]:
     """Boundaries (k: between row[k] and row[k+1]) `split_groups` keeps together that still lie `WEAK_GAP`
     beyond the row's usual spacing, by gap or by centre distance, between standing tiles: the widest `limit`."""
@@ -239,11 +248,7 @@ def weak_splits(row: Sequence[Placed], width: float, limit: int = MAX_WEAK_SPLIT
         return []
     usual_gap = float(np.median([row_gaps[k] for k in standing]))
     usual_pitch = float(np.median([pitch[k] for k in standing]))
-    hard: set[int] = set()
-    start = 0
-    for g in split_groups(row, width)[:-1]:
-        start += len(g)
-        hard.add(start - 1)
+    hard = group_ends(row, width)
     scored = [(max(row_gaps[k] - usual_gap, pitch[k] - usual_pitch) / width, k) for k in standing if k not in hard]
     picked = sorted((s for s in scored if s[0] >= WEAK_GAP), reverse=True)[:limit]
     return sorted(k for _, k in picked)
@@ -252,11 +257,7 @@ def weak_splits(row: Sequence[Placed], width: float, limit: int = MAX_WEAK_SPLIT
 def sideways_cuts(row: Sequence[Placed], width: float, limit: int = MAX_WEAK_SPLITS) -> list[int]:
     """Boundaries `split_groups` keeps together on either side of a face-up tile clearly sideways inside a group: a
     claimed tile never lies in the concealed hand, so its meld may end or start there, touching the hand."""
-    hard: set[int] = set()
-    start = 0
-    for g in split_groups(row, width)[:-1]:
-        start += len(g)
-        hard.add(start - 1)
+    hard = group_ends(row, width)
     cuts = sorted({k for i, p in enumerate(row) if p.face_up and p.along >= SIDEWAYS_CLEAR * p.across
                    for k in (i - 1, i) if 0 <= k < len(row) - 1 and k not in hard})
     return cuts[:limit]

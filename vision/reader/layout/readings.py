@@ -24,7 +24,17 @@ from typing import Any
 
 from scoring.tiles import format_tiles, parse_tiles
 from vision.reader.detection import Detection
-from vision.reader.layout.geometry import BACK, Group, Placed, gaps, sideways_cuts, split_at, split_groups, weak_splits
+from vision.reader.layout.geometry import (
+    BACK,
+    Group,
+    Placed,
+    gaps,
+    group_ends,
+    sideways_cuts,
+    split_at,
+    split_groups,
+    weak_splits,
+)
 from vision.reader.layout.legal import Decoded, Hypothesis, Slot, decode
 from vision.reader.layout.melds import classify_meld
 from vision.reader.layout.questions import question, tile_zh
@@ -146,8 +156,7 @@ def row_readings(row: Sequence[Placed], width: float, row_index: int = 0) -> lis
     a unit after such a cut is `weak`, and costs `weak_gap`)."""
     variants = row_units(split_groups(row, width, row_index), width)
     weak = sorted({*weak_splits(row, width), *sideways_cuts(row, width)})
-    hard = [sum(len(g) for g in split_groups(row, width, row_index)[: i + 1]) - 1
-            for i in range(len(split_groups(row, width, row_index)) - 1)]
+    hard = sorted(group_ends(row, width))
     for n in range(1, len(weak) + 1):
         for cuts in itertools.combinations(weak, n):
             starts = {id(row[k + 1]) for k in cuts}
