@@ -1,4 +1,4 @@
-"""`jingsuan dataset ACTION NAME ...`: the team's labelled photos (stats, import, export, check, split).
+"""`jingsuan dataset ACTION NAME ...`: the team's labelled photos (stats, import, export, check, audit, split).
 
 Datasets live in ``$JINGSUAN_DATASETS`` (default ``<repo>/datasets`` in a checkout, else ``datasets/`` in the
 user data folder) or ``--root``; see docs/annotate.md.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-HELP = "标注数据集：统计、导入、导出、查漏标 (labelled dataset: stats, import, export, check)"
+HELP = "标注数据集：统计、导入、导出、查漏标、查错标 (labelled dataset: stats, import, export, check, audit)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--reviewed-only", action="store_true")
     p = sub.add_parser("check", help="photos in which the shipped models see tiles without a label (exit 1 if any)")
     p.add_argument("name")
+    p = sub.add_parser("audit", help="labels the shipped classifier reads as another tile, surely (exit 1 if any)")
+    p.add_argument("name")
+    p.add_argument("--min-p", type=float, default=None, help="how sure the classifier must be to doubt a label (default 0.9)")
     p = sub.add_parser("split", help="write train.txt/val.txt and point data.yaml at them")
     p.add_argument("name")
     p.add_argument("--holdout", type=float, default=0.2)
@@ -75,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
             print(convert.export_coco(store, args.out, args.reviewed_only))
         elif args.action == "check":
             return _check(store, args.lang)
+        elif args.action == "audit":
+            return _audit(store, args.lang, args.min_p)
         elif args.action == "split":
             train, val = store.write_split(args.holdout, args.seed)
             print(f"{train}\n{val}")
@@ -99,4 +104,24 @@ def _check(store, lang: str) -> int:  # noqa: ANN001 - a DatasetStore
     print(f"{len(found)} / {len(store)} 张照片有漏标的牌：请在标注页补上，否则训练会把它们学成背景" if zh else
           f"{len(found)} of {len(store)} photos leave tiles unlabelled: box them in the annotate page, or training "
           "learns them as background", file=sys.stderr)
+    return 1
+
+
+def _audit(store, lang: str, min_p: float | None) -> int:  # noqa: ANN001 - a DatasetStore
+    """`jingsuan dataset audit NAME`: list the labels the shipped classifier surely reads as another tile."""
+    from vision.datasets.audit import DOUBT_P, classifier_namer, doubts_in_store
+    from vision.reader.layout.questions import tile_zh
+
+    doubts = doubts_in_store(store, classifier_namer(), DOUBT_P if min_p is None else min_p)
+    zh = lang == "zh"
+    for d in doubts:
+        where = f"({d.box[0]:.0f},{d.box[1]:.0f})-({d.box[2]:.0f},{d.box[3]:.0f})"
+        print(f"{d.stem} {where}：标的是{tile_zh(d.label)}，认牌模型有 {d.p:.0%} 把握是{tile_zh(d.reading)}" if zh else
+              f"{d.stem} {where}: labelled {d.label}, the classifier reads {d.reading} ({d.p:.0%})")
+    if not doubts:
+        print(f"{len(store)} 张照片的标注没有可疑的" if zh else f"no label in doubt in {len(store)} photos")
+        return 0
+    print(f"{len(doubts)} 个标注可疑：请在标注页对照照片核对（认牌模型也会认错，不要照它直接改）" if zh else
+          f"{len(doubts)} labels in doubt: check each against the photo in the annotate page (the classifier errs "
+          "too: do not just take its reading)", file=sys.stderr)
     return 1
