@@ -170,6 +170,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ann_check_added": ("加了 {n} 个模型看到但没有框的牌，请核对它们的牌面后保存。", "Added {n} tiles the model sees but no box covered; check their faces, then save."),
     "ann_check_none": ("模型没有发现漏标的牌。", "The model found no unboxed tile."),
     "ann_check_failed": ("没法查漏标：{msg}", "Could not look for unboxed tiles: {msg}"),
+    "ann_audit": ("查错标", "Find wrong labels"),
+    "ann_audit_help": (
+        "用模型认一遍每个框的牌面，列出它很有把握认成别的牌的框（不会自动改）。标错的牌会把模型教错。",
+        "Let the model read every box and list those it surely reads as another tile (nothing is changed). "
+        "A wrong label teaches the reader the wrong tile.",
+    ),
+    "ann_audit_found": ("{n} 个框的牌面可能标错了，请对照照片核对（模型也会认错，不要照它直接改）：{items}",
+                        "{n} boxes may be labelled wrong; check each against the photo (the model errs too): {items}"),
+    "ann_audit_item": ("#{i} 标的是{label}，模型有 {p}% 把握是{reading}", "#{i} labelled {label}, the model reads {reading} ({p}%)"),
+    "ann_audit_none": ("模型没有发现可疑的标注。", "The model doubts no label."),
+    "ann_audit_failed": ("没法查错标：{msg}", "Could not check the labels: {msg}"),
     "save_example": ("保存为标注样本", "Save as labelled example"),
     "example_added": ("照片和识别结果已存为标注样本（数据集 {name}，{stem}）。", "Saved as a labelled example ({name}, {stem})."),
     "example_updated": ("已更新这张照片的标注样本（{stem}）。", "Updated this photo's labelled example ({stem})."),

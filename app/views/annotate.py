@@ -224,6 +224,42 @@ def find_unboxed(store: DatasetStore) -> None:
     ss["ann_check_flash"] = ((stem, list(ss.get("ann_boxes", []))), [notice])
 
 
+@st.cache_resource(show_spinner=False)
+def _label_namer() -> Any:
+    from vision.datasets.audit import classifier_namer
+
+    return classifier_namer()
+
+
+def find_doubted_labels(store: DatasetStore) -> None:
+    """查错标: say which boxes the shipped classifier surely reads as another tile (`vision.datasets.audit`), and pick
+    the first to check; no label is changed (the classifier errs too)."""
+    from vision.datasets.audit import label_doubts
+    from vision.reader.image import load_image
+
+    ss = st.session_state
+    stem = ss.get("ann_loaded")
+    if not stem:
+        return
+    boxes = list(ss.get("ann_boxes", []))
+    labels = [((b.x1, b.y1, b.x2, b.y2), b.cls) for b in boxes]
+    try:
+        readings = _label_namer()(load_image(store.image_path(stem)), [box for box, _ in labels]) if labels else []
+    except JingsuanError as exc:
+        ss["ann_audit_flash"] = ((stem, boxes), [("error", tr("ann_audit_failed", msg=err_text(exc)))])
+        return
+    where = {box: i for i, (box, _) in enumerate(labels)}
+    doubts = [(where[d.box], d) for d in label_doubts(stem, labels, readings)]
+    if doubts:
+        ss["ann_pick"] = doubts[0][0]  # the first doubted box, ready for its class to be checked
+        items = "；".join(tr("ann_audit_item", i=i, label=cls_label(d.label), reading=cls_label(d.reading), p=round(100 * d.p))
+                         for i, d in doubts)
+        notice = ("warning", tr("ann_audit_found", n=len(doubts), items=items))
+    else:
+        notice = ("success", tr("ann_audit_none"))
+    ss["ann_audit_flash"] = ((stem, boxes), [notice])
+
+
 #: Laptop keyboard shortcuts of the 标注 page (Streamlit button shortcuts; shown on the buttons).
 SHORTCUTS = {"ann_save": "S", "ann_delete": "Delete", "ann_toggle_reviewed": "V"}
 
@@ -553,9 +589,12 @@ def save_part(store: DatasetStore) -> None:
               on_click=toggle_reviewed, args=(store,), shortcut=SHORTCUTS["ann_toggle_reviewed"])
     # "saved" stays while that photo has nothing unsaved; a failed save's error while its edits are unsaved
     sticky_notice("ann_flash", (ss.get("ann_loaded"), unsaved))
-    st.button(tr("ann_check"), key="ann_check", on_click=find_unboxed, args=(store,), help=tr("ann_check_help"))
-    # the check's result stays while the boxes are as it left them
+    k1, k2 = st.columns(2)
+    k1.button(tr("ann_check"), key="ann_check", on_click=find_unboxed, args=(store,), help=tr("ann_check_help"))
+    k2.button(tr("ann_audit"), key="ann_audit", on_click=find_doubted_labels, args=(store,), help=tr("ann_audit_help"))
+    # each check's result stays while the boxes are as it left them
     sticky_notice("ann_check_flash", (ss.get("ann_loaded"), list(ss.get("ann_boxes", []))))
+    sticky_notice("ann_audit_flash", (ss.get("ann_loaded"), list(ss.get("ann_boxes", []))))
 
 
 def render() -> None:
