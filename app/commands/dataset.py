@@ -95,15 +95,27 @@ def _check(store, lang: str) -> int:  # noqa: ANN001 - a DatasetStore
 
     found = unlabelled_in_store(store, detector_finder())
     zh = lang == "zh"
+    lines = []
     for stem, boxes in found.items():
         where = " ".join(f"({x1:.0f},{y1:.0f})-({x2:.0f},{y2:.0f})" for x1, y1, x2, y2 in boxes)
-        print(f"{stem}: {len(boxes)} 张牌没有标注，位置 {where}" if zh else f"{stem}: {len(boxes)} tiles without a label at {where}")
-    if not found:
-        print(f"{len(store)} 张照片都没有发现漏标的牌" if zh else f"no tile without a label found in {len(store)} photos")
+        lines.append(f"{stem}: {len(boxes)} 张牌没有标注，位置 {where}" if zh else f"{stem}: {len(boxes)} tiles without a label at {where}")
+    return _listed(
+        lines,
+        f"{len(store)} 张照片都没有发现漏标的牌" if zh else f"no tile without a label found in {len(store)} photos",
+        f"{len(found)} / {len(store)} 张照片有漏标的牌：请在标注页补上，否则训练会把它们学成背景" if zh else
+        f"{len(found)} of {len(store)} photos leave tiles unlabelled: box them in the annotate page, or training "
+        "learns them as background",
+    )
+
+
+def _listed(lines: list[str], none: str, found: str) -> int:
+    """A check's output: its findings (stdout) and what to do about them (stderr), exit 1; or `none`, exit 0."""
+    for line in lines:
+        print(line)
+    if not lines:
+        print(none)
         return 0
-    print(f"{len(found)} / {len(store)} 张照片有漏标的牌：请在标注页补上，否则训练会把它们学成背景" if zh else
-          f"{len(found)} of {len(store)} photos leave tiles unlabelled: box them in the annotate page, or training "
-          "learns them as background", file=sys.stderr)
+    print(found, file=sys.stderr)
     return 1
 
 
@@ -114,14 +126,15 @@ def _audit(store, lang: str, min_p: float | None) -> int:  # noqa: ANN001 - a Da
 
     doubts = doubts_in_store(store, classifier_namer(), DOUBT_P if min_p is None else min_p)
     zh = lang == "zh"
+    lines = []
     for d in doubts:
         where = f"({d.box[0]:.0f},{d.box[1]:.0f})-({d.box[2]:.0f},{d.box[3]:.0f})"
-        print(f"{d.stem} {where}：标的是{tile_zh(d.label)}，认牌模型有 {d.p:.0%} 把握是{tile_zh(d.reading)}" if zh else
-              f"{d.stem} {where}: labelled {d.label}, the classifier reads {d.reading} ({d.p:.0%})")
-    if not doubts:
-        print(f"{len(store)} 张照片的标注没有可疑的" if zh else f"no label in doubt in {len(store)} photos")
-        return 0
-    print(f"{len(doubts)} 个标注可疑：请在标注页对照照片核对（认牌模型也会认错，不要照它直接改）" if zh else
-          f"{len(doubts)} labels in doubt: check each against the photo in the annotate page (the classifier errs "
-          "too: do not just take its reading)", file=sys.stderr)
-    return 1
+        lines.append(f"{d.stem} {where}：标的是{tile_zh(d.label)}，认牌模型有 {d.p:.0%} 把握是{tile_zh(d.reading)}" if zh else
+                     f"{d.stem} {where}: labelled {d.label}, the classifier reads {d.reading} ({d.p:.0%})")
+    return _listed(
+        lines,
+        f"{len(store)} 张照片的标注没有可疑的" if zh else f"no label in doubt in {len(store)} photos",
+        f"{len(doubts)} 个标注可疑：请在标注页对照照片核对（认牌模型也会认错，不要照它直接改）" if zh else
+        f"{len(doubts)} labels in doubt: check each against the photo in the annotate page (the classifier errs "
+        "too: do not just take its reading)",
+    )

@@ -5,22 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
-import numpy as np
-
 from app.annotate_logic import class_label
-from tests.app.test_annotate_page import annotate_page, infos
+from tests.app.test_annotate_page import infos, with_a_drawn_scene
 
 
 def test_a_box_labelled_with_the_wrong_tile_is_listed_and_picked_not_changed(dirs: Path) -> None:
-    from vision.training.synth import random_scene
-
-    scene = random_scene(np.random.default_rng(3), tileset="default", perspective=0.0)
-    photo = cv2.imencode(".png", cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR))[1].tobytes()
-    at = annotate_page()
-    at.file_uploader(key="ann_upload").set_value([("scene.png", photo, "image/png")])
-    at.run()
-    assert not at.exception, at.exception
+    at, _ = with_a_drawn_scene()
     drawn = list(at.session_state["ann_boxes"])  # pre-drawn and named by the shipped models
     faces = [i for i, b in enumerate(drawn) if b.cls != "back"]
     assert len(faces) >= 6
