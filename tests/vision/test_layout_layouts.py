@@ -276,3 +276,17 @@ def test_a_winning_tile_is_read_apart_when_the_hands_last_box_runs_wide_into_its
     win = Detection((x2 + 0.5 * TW, y1, x2 + 1.5 * TW, y2), "2z", 0.9, (("2z", 0.97),))
     a = assign([*dets, win])
     assert (a.hand, a.win_tile) == (hand, "2z")
+
+
+def test_a_tile_the_classifier_barely_names_may_be_any_tile_that_makes_the_win_and_is_asked_about() -> None:
+    """Its top three choices (4條 0.05, 南 0.02, 4萬 0.01) say little and none makes a win; the rest of its belief is
+    spread over every other tile (`legal.ANY_BELOW`), so a tile that makes the hand a win is read (6條 for 666條,
+    or 東 for a pung of 東 and a pair of 6條) and asked about, instead of no win at all."""
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "6s", "6s", "6s", "1z"]
+    seen = [*hand[:11], "4s", hand[12]]  # the third 6條, the 13th tile laid (after the indicator), read as 4條
+    sure = {"4s@13": (("4s", 0.05), ("2z", 0.02), ("4m", 0.01))}
+    a = assign(lay([[["3z"]], [seen, ["1z"]]], sure=sure, conf={"4s@13": 0.3}))
+    legal = [sorted(hand), sorted([*hand[:11], "1z", hand[12]])]
+    assert sorted(a.hand) in legal and a.win_tile == "1z" and "not_a_win" not in codes(a)
+    q = [q for q in a.questions if q["code"] == "legal_fix"]
+    assert len(q) == 1 and "读成了四条" in q[0]["zh"]

@@ -14,7 +14,8 @@ codes with their probabilities. `decode` picks the hypothesis and codes of least
   十三烂, 七星; 精 wild as the options say, or 德国 with no 精 used); a 精 that won may be wild
   (self-drawn) or its face (a discard). With no indicator known, any indicator will do.
 
-At most `MAX_CHANGES` tiles change, each to a choice no less than `MIN_ALTERNATIVE` likely; every change
+At most `MAX_CHANGES` tiles change, each to a choice no less than `MIN_ALTERNATIVE` likely (a tile whose first
+choice is under `ANY_BELOW` may become any tile, at its share of the belief the top choices leave); every change
 comes back in `Decoded.changed` so that it is asked about, never taken silently. When nothing legal
 lies within those choices, the first hypothesis with the first choices comes back with `legal=False`.
 
@@ -41,6 +42,9 @@ MAX_CHANGES = 2
 MIN_ALTERNATIVE = 0.01
 #: … nor one this many times less likely than the first choice (e^5 ≈ 150).
 MAX_STEP = 5.0
+#: A slot whose first choice is less likely than this may take any tile, at its share of the leftover belief (the
+#: classifier's top three then miss the tile often: composed tuning photos +3 of 300, none lost; 2026-12-05).
+ANY_BELOW = 0.2
 #: Legality checks one `decode` may make (20–60 µs each: a read stays within its time).
 MAX_CHECKS = 1000
 SHAPES = ("pinghu", "xiaoqi", "daqi", "shisanlan", "qixing")
@@ -190,7 +194,12 @@ def _steps(h: Hypothesis) -> list[tuple[float, int, str]]:
         if s.role == "indicator" and h.indicator:
             continue
         p0 = max(s.choices[0][1], 1e-9)
-        for code, p in s.choices[1:]:
+        choices = list(s.choices)
+        if p0 < ANY_BELOW:  # the classifier barely names this tile: its leftover belief spread over every other tile
+            rest = [c for c in CODES if c not in {code for code, _ in s.choices}]
+            left = max(1.0 - sum(p for _, p in s.choices), 0.0) / max(len(rest), 1)
+            choices += [(c, left) for c in rest]
+        for code, p in choices[1:]:
             step = math.log(p0 / max(p, 1e-9))
             if p >= MIN_ALTERNATIVE and step <= MAX_STEP and code in CODES:
                 out.append((step, i, code))
