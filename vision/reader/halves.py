@@ -19,7 +19,7 @@ from statistics import median
 
 import numpy as np
 
-from vision.reader.boxes import iou_matrix
+from vision.reader.boxes import box_iou, iou_matrix
 from vision.reader.detection import Detection
 from vision.reader.detector import box_score, tile_confidence
 
@@ -44,10 +44,12 @@ NOT_A_TILE = ("back", "none")
 
 
 def area(box: Sequence[float]) -> float:
+    """A x1y1x2y2 box's area (0 for an empty box)."""
     return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
 
 
 def union(a: Sequence[float], b: Sequence[float]) -> Box:
+    """The smallest box holding both."""
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
@@ -98,7 +100,7 @@ def whole_tiles(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, scor
             continue
         if all(named[i].tile == top[0][0] for i in pair):
             continue  # named as each half: two tiles side by side after all
-        if any(float(iou_matrix(np.array([whole]), np.array([w.box]))[0, 0]) >= 0.5 for w in wholes):
+        if any(box_iou(whole, w.box) >= 0.5 for w in wholes):
             continue  # the same tile again, from another pair of its pieces
         taken |= set(pair)
         halves = [named[i] for i in pair]

@@ -226,18 +226,19 @@ def split_groups(row: Sequence[Placed], width: float, row_index: int = 0) -> lis
     return groups
 
 
-def group_ends(row: Sequence[Placed], width: float) -> set[int]:
-    """The boundaries `split_groups` cuts the row at (k: between row[k] and row[k+1])."""
+def group_ends(groups: Sequence[Group]) -> set[int]:
+    """The boundaries between a row's consecutive `groups` (k: between the row's k-th and (k+1)-th tile)."""
     ends, start = set(), 0
-    for g in split_groups(row, width)[:-1]:
+    for g in groups[:-1]:
         start += len(g)
         ends.add(start - 1)
     return ends
 
 
-def weak_splits(row: Sequence[Placed], width: float, limit: int = MAX_WEAK_SPLITS) -> list[int]:
-    """Boundaries (k: between row[k] and row[k+1]) `split_groups` keeps together that still lie `WEAK_GAP`
-    beyond the row's usual spacing, by gap or by centre distance, between standing tiles: the widest `limit`."""
+def weak_splits(row: Sequence[Placed], width: float, hard: set[int], limit: int = MAX_WEAK_SPLITS) -> list[int]:
+    """Boundaries (k: between row[k] and row[k+1]) other than the `hard` ones (`group_ends` of `split_groups`) that
+    still lie `WEAK_GAP` beyond the row's usual spacing, by gap or by centre distance, between standing tiles: the
+    widest `limit`."""
     if len(row) < 4:
         return []
     row_gaps = gaps(row)
@@ -248,16 +249,14 @@ def weak_splits(row: Sequence[Placed], width: float, limit: int = MAX_WEAK_SPLIT
         return []
     usual_gap = float(np.median([row_gaps[k] for k in standing]))
     usual_pitch = float(np.median([pitch[k] for k in standing]))
-    hard = group_ends(row, width)
     scored = [(max(row_gaps[k] - usual_gap, pitch[k] - usual_pitch) / width, k) for k in standing if k not in hard]
     picked = sorted((s for s in scored if s[0] >= WEAK_GAP), reverse=True)[:limit]
     return sorted(k for _, k in picked)
 
 
-def sideways_cuts(row: Sequence[Placed], width: float, limit: int = MAX_WEAK_SPLITS) -> list[int]:
-    """Boundaries `split_groups` keeps together on either side of a face-up tile clearly sideways inside a group: a
+def sideways_cuts(row: Sequence[Placed], hard: set[int], limit: int = MAX_WEAK_SPLITS) -> list[int]:
+    """Boundaries other than the `hard` ones on either side of a face-up tile clearly sideways inside a group: a
     claimed tile never lies in the concealed hand, so its meld may end or start there, touching the hand."""
-    hard = group_ends(row, width)
     cuts = sorted({k for i, p in enumerate(row) if p.face_up and p.along >= SIDEWAYS_CLEAR * p.across
                    for k in (i - 1, i) if 0 <= k < len(row) - 1 and k not in hard})
     return cuts[:limit]

@@ -196,7 +196,8 @@ def _steps(h: Hypothesis) -> list[tuple[float, int, str]]:
         p0 = max(s.choices[0][1], 1e-9)
         choices = list(s.choices)
         if p0 < ANY_BELOW:  # the classifier barely names this tile: its leftover belief spread over every other tile
-            rest = [c for c in CODES if c not in {code for code, _ in s.choices}]
+            named = {code for code, _ in s.choices}
+            rest = [c for c in CODES if c not in named]
             left = max(1.0 - sum(p for _, p in s.choices), 0.0) / max(len(rest), 1)
             choices += [(c, left) for c in rest]
         for code, p in choices[1:]:

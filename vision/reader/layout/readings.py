@@ -36,7 +36,7 @@ from vision.reader.layout.geometry import (
     weak_splits,
 )
 from vision.reader.layout.legal import Decoded, Hypothesis, Slot, decode
-from vision.reader.layout.melds import classify_meld
+from vision.reader.layout.melds import classify_meld, partition_melds
 from vision.reader.layout.questions import question, tile_zh
 
 #: The cost (−log odds against) of each unusual thing a reading assumes.
@@ -154,9 +154,10 @@ def row_readings(row: Sequence[Placed], width: float, row_index: int = 0) -> lis
     """`row_units` of the row's groups, and of the groups it makes when also cut at one or both of its weak
     boundaries (`geometry.weak_splits`, and beside a sideways tile inside a group: `geometry.sideways_cuts`;
     a unit after such a cut is `weak`, and costs `weak_gap`)."""
-    variants = row_units(split_groups(row, width, row_index), width)
-    weak = sorted({*weak_splits(row, width), *sideways_cuts(row, width)})
-    hard = sorted(group_ends(row, width))
+    groups = split_groups(row, width, row_index)
+    variants = row_units(groups, width)
+    hard = group_ends(groups)
+    weak = sorted({*weak_splits(row, width, hard), *sideways_cuts(row, hard)})
     for n in range(1, len(weak) + 1):
         for cuts in itertools.combinations(weak, n):
             starts = {id(row[k + 1]) for k in cuts}
@@ -178,17 +179,15 @@ def _other_reading(tiles: Sequence[Placed]) -> str | None:
         return None
     across = sorted(p.across for p in tiles)
     a, b, c = sorted(tiles, key=lambda p: p.u)  # the fourth tile lies on the middle one: it rises above both others
-    shifted = not any(p.sideways for p in (a, b, c)) and min(a.v, c.v) - b.v > STACK_SHIFT * across[1]
+    standing = not any(p.sideways for p in (a, b, c))  # a sideways tile lies lower, its bottom in line: not a stack
+    shifted = standing and min(a.v, c.v) - b.v > STACK_SHIFT * across[1]
     tall = across[-1] > STACK_TALL * across[1]
-    return "stacked" if shifted or tall or _middle_rises(tiles) else None
+    return "stacked" if shifted or tall or (standing and _middle_rises(a, b, c)) else None
 
 
-def _middle_rises(tiles: Sequence[Placed]) -> bool:
-    """The middle of three standing tiles reaches `STACK_RISE` higher than the outer two, its bottom in line
-    with theirs: a fourth tile lies on it."""
-    a, b, c = sorted(tiles, key=lambda p: p.u)
-    if any(p.sideways for p in (a, b, c)):
-        return False
+def _middle_rises(a: Placed, b: Placed, c: Placed) -> bool:
+    """The middle `b` of three standing tiles in row order reaches `STACK_RISE` higher than the outer two, its
+    bottom in line with theirs: a fourth tile lies on it."""
     height = (a.across + c.across) / 2
     top = ((a.v - a.across / 2) + (c.v - c.across / 2)) / 2
     bottom = ((a.v + a.across / 2) + (c.v + c.across / 2)) / 2
@@ -279,7 +278,7 @@ def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Un
         elif (kind := _meld_type(u)) is not None:
             roles.append((u, "meld"))
             cost += COSTS["melds_left"] + _meld_cost(u, kind)
-        elif (cut := _touching_melds(u)) is not None:
+        elif not u.backs and (cut := _melds_cut(u)) is not None:
             roles += [(m, "meld") for m in cut]
             cost += COSTS["melds_left"] + sum(_meld_cost(m, _meld_type(m) or "three") for m in cut)
         else:
@@ -291,7 +290,7 @@ def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Un
         elif (kind := _meld_type(u)) is not None:
             roles.append((u, "meld"))
             cost += _meld_cost(u, kind)
-        elif (cut := _touching_melds(u)) is not None:
+        elif not u.backs and (cut := _melds_cut(u)) is not None:
             roles += [(m, "meld") for m in cut]
             cost += sum(_meld_cost(m, _meld_type(m) or "three") for m in cut)
         else:
@@ -299,12 +298,10 @@ def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Un
     return roles, cost
 
 
-def _touching_melds(u: Unit) -> list[Unit] | None:
-    """A group of 6 or more face-up tiles beside the hand as the melds it cuts into (laid touching, as
-    `_other_rows` reads a melds row), or None."""
-    from vision.reader.layout.melds import partition_melds
-
-    if len(u.tiles) < 6 or u.backs:
+def _melds_cut(u: Unit) -> list[Unit] | None:
+    """A group of 5 or more tiles as the melds laid touching it cuts into (the first cut showing every sideways
+    tile, else the first ignoring them), or None: beside the hand, or in a melds row."""
+    if len(u.tiles) < 5:
         return None
     tiles = list(u.tiles)
     cuts = partition_melds(tiles) or partition_melds(tiles, need_sideways=False)
@@ -327,8 +324,6 @@ def _meld_cost(u: Unit, kind: str) -> float:
 
 def _other_rows(rows: Sequence[Sequence[Unit]]) -> tuple[list[tuple[Unit, str]], float] | None:
     """Units of the other rows: melds (groups of 3–4, or longer ones cut into melds) or lone tiles."""
-    from vision.reader.layout.melds import partition_melds
-
     roles: list[tuple[Unit, str]] = []
     cost = 0.0
     for units in rows:
@@ -339,14 +334,8 @@ def _other_rows(rows: Sequence[Sequence[Unit]]) -> tuple[list[tuple[Unit, str]],
                 roles.append((u, "meld"))
                 cost += _meld_cost(u, kind) - (0.0 if u.backs or any(p.sideways for p in u.tiles)
                                                else COSTS["meld_in_hand_row"])
-            elif len(u.tiles) >= 5:
-                cuts = partition_melds(list(u.tiles)) or partition_melds(list(u.tiles), need_sideways=False)
-                if not cuts:
-                    return None
-                start = 0
-                for n in cuts[0]:
-                    roles.append((Unit(u.tiles[start : start + n], u.row), "meld"))
-                    start += n
+            elif (cut := _melds_cut(u)) is not None:
+                roles += [(m, "meld") for m in cut]
             else:
                 return None
         cost += _variant_cost(units)
