@@ -1,4 +1,4 @@
-"""标注's 查错标 in Debian's chromium on a 390×844 touch screen: a box given the wrong class is listed with the
+"""标注's 查错标 in Debian's chromium on a 390×844 touch screen and a 1366×900 desktop: a box given the wrong class is listed with the
 model's reading, the list fits the screen, and the box keeps the class the player gave it."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.helpers import app_server, choose
-from tests.e2e.journey import PHONE
+from tests.e2e.journey import DESKTOP, PHONE
 from tests.e2e.test_annotate_browser import picker_shows, settle
 from tests.e2e.test_phone_journeys import shot
 
@@ -26,7 +26,7 @@ def modelled_annotate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterat
         yield url, datasets
 
 
-def scene_photo(folder: Path) -> Path:
+def scene_photo(folder: Path, size: str) -> Path:
     """A drawn photo of a row of 14 tiles (KDE default art) the shipped models read: the first is a 三万."""
     import cv2
     import numpy as np
@@ -34,22 +34,26 @@ def scene_photo(folder: Path) -> Path:
     from vision.training.synth import random_scene
 
     scene = random_scene(np.random.default_rng(3), tileset="default", perspective=0.0)
-    path = folder / "audit-scene.png"
-    cv2.imwrite(str(path), cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR))
+    path = folder / f"audit-scene-{size}.png"
+    image = cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR)
+    image[-1, -1] = (0, 0, 255) if size == "phone" else (255, 0, 0)  # each run's photo is a new one to the dataset
+    cv2.imwrite(str(path), image)
     return path
 
 
-def test_a_wrong_class_is_found_by_the_label_check_on_a_phone(modelled_annotate_server: tuple[str, Path],
-                                                             browser: object, tmp_path: Path) -> None:
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_wrong_class_is_found_by_the_label_check(modelled_annotate_server: tuple[str, Path], browser: object,
+                                                   tmp_path: Path, size: str) -> None:
     from vision.datasets.store import open_dataset
 
     url, datasets = modelled_annotate_server
-    ctx = browser.new_context(**PHONE)  # type: ignore[attr-defined]
+    phone = size == "phone"
+    ctx = browser.new_context(**(PHONE if phone else DESKTOP))  # type: ignore[attr-defined]
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(url + "annotate")
     page.get_by_role("heading", name="标注").wait_for()
-    photo = scene_photo(tmp_path)
+    photo = scene_photo(tmp_path, size)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files([str(photo)])
     for _ in range(180):  # the page's 已加入 notice lasts one run: look in the dataset instead
         if (datasets / "table").exists() and any(open_dataset("table", datasets).read_sidecar(s).get("original_name") == photo.name
@@ -63,12 +67,14 @@ def test_a_wrong_class_is_found_by_the_label_check_on_a_phone(modelled_annotate_
     choose(page, "ann_sel_cls", "一万")  # the player gives the 三万 a wrong class
     settle(page)
     picker_shows(page, "ann_sel", "#0 一万")
-    page.get_by_role("button", name="查错标").tap()
+    button = page.get_by_role("button", name="查错标")
+    button.tap() if phone else button.click()
     notice = page.get_by_text("1 个框的牌面可能标错了")
     notice.wait_for()
     assert "#0 标的是一万 1m，模型有" in notice.inner_text() and "三万 3m" in notice.inner_text()
     area = notice.bounding_box()
-    assert area and area["x"] >= 0 and area["x"] + area["width"] <= 390, f"the notice does not fit the screen: {area}"
+    screen = 390 if phone else 1366
+    assert area and area["x"] >= 0 and area["x"] + area["width"] <= screen, f"the notice does not fit the screen: {area}"
     picker_shows(page, "ann_sel", "#0 一万")  # nothing changed: the player decides
-    shot(page, "phone-annotate-audit")
+    shot(page, f"{size}-annotate-audit")
     ctx.close()
