@@ -9,14 +9,10 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.helpers import app_server, choose
-from tests.e2e.journey import DESKTOP, PHONE
-from tests.e2e.test_annotate_browser import picker_shows, settle
+from tests.e2e.test_annotate_browser import open_annotate, picker_shows, settle
 from tests.e2e.test_phone_journeys import shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
-
-TIMEOUT_MS = 45000
-
 
 @pytest.fixture(scope="module")
 def modelled_annotate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
@@ -24,7 +20,6 @@ def modelled_annotate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterat
     datasets = tmp_path_factory.mktemp("datasets")
     with app_server(tmp_path_factory.mktemp("ledger"), {"JINGSUAN_DATASETS": str(datasets)}) as url:
         yield url, datasets
-
 
 def scene_photo(folder: Path, size: str) -> Path:
     """A drawn photo of a row of 14 tiles (KDE default art) the shipped models read: the first is a 三万."""
@@ -40,7 +35,6 @@ def scene_photo(folder: Path, size: str) -> Path:
     cv2.imwrite(str(path), image)
     return path
 
-
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_wrong_class_is_found_by_the_label_check(modelled_annotate_server: tuple[str, Path], browser: object,
                                                    tmp_path: Path, size: str) -> None:
@@ -48,11 +42,7 @@ def test_a_wrong_class_is_found_by_the_label_check(modelled_annotate_server: tup
 
     url, datasets = modelled_annotate_server
     phone = size == "phone"
-    ctx = browser.new_context(**(PHONE if phone else DESKTOP))  # type: ignore[attr-defined]
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(url + "annotate")
-    page.get_by_role("heading", name="标注").wait_for()
+    ctx, page = open_annotate(browser, url, phone)
     photo = scene_photo(tmp_path, size)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files([str(photo)])
     for _ in range(180):  # the page's 已加入 notice lasts one run: look in the dataset instead

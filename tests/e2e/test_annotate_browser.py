@@ -115,6 +115,18 @@ def photo_size(path: Path) -> tuple[int, int]:
         return img.width, img.height
 
 
+def open_annotate(browser: object, url: str, phone: bool) -> tuple[object, object]:
+    """A new browser context on a 390×844 touch screen (`phone`) or a 1366×900 desktop, open at 标注 → (context, page)."""
+    from tests.e2e.journey import DESKTOP, PHONE
+
+    ctx = browser.new_context(**(PHONE if phone else DESKTOP))  # type: ignore[attr-defined]
+    page = ctx.new_page()  # type: ignore[attr-defined]
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url + "annotate")
+    page.get_by_role("heading", name="标注").wait_for()
+    return ctx, page
+
+
 def plain_photo(folder: Path, name: str, colour: tuple[int, int, int]) -> Path:
     """A small photo of one colour with a white 'tile' (distinct colours make distinct photos)."""
     from PIL import Image, ImageDraw

@@ -10,8 +10,14 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.helpers import choose, wait_for_rerun
-from tests.e2e.journey import DESKTOP, PHONE
-from tests.e2e.test_annotate_browser import canvas_element, picker_shows, plain_photo, settle, synthetic_photo
+from tests.e2e.test_annotate_browser import (
+    canvas_element,
+    open_annotate,
+    picker_shows,
+    plain_photo,
+    settle,
+    synthetic_photo,
+)
 from tests.e2e.test_phone_journeys import shot
 from vision.datasets.yolo import read_yolo_labels
 from vision.reader.detection import CLASS_NAMES
@@ -86,11 +92,7 @@ def test_annotate_by_touch_or_mouse(annotate_server: tuple[str, Path], browser: 
     mark_corner(photo, size)  # each run's photo is a new one to the dataset (a repeated photo is refused)
     other = plain_photo(tmp_path, f"other-{size}.png", (110, 40, 70) if size == "phone" else (70, 40, 110))
     phone = size == "phone"
-    ctx = browser.new_context(**(PHONE if phone else DESKTOP))  # type: ignore[attr-defined]
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(url + "annotate")
-    page.get_by_role("heading", name="标注").wait_for()
+    ctx, page = open_annotate(browser, url, phone)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files([str(photo), str(other)])
 
     def stems_by_name() -> dict[str, str]:
