@@ -195,3 +195,20 @@ def test_a_gap_tile_stays_held_back_when_the_photo_is_read_at_a_threshold_under_
     _, a = read_layout(detect_at, 0.2, (1000, 1000))
     assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m") and [m["tiles"] for m in a.melds] == ["555z"]
     assert "set_aside" not in codes(a) and "白" not in asked_tiles(a) and "九万" in asked_tiles(a)
+
+
+def test_a_tile_whose_neighbours_boxes_each_reach_a_little_over_it_is_still_taken_in() -> None:
+    # a row of loose boxes: the left neighbour's reaches 0.25 of a tile over the barely-seen 8條, the right
+    # one's as far from the other side; together they cover half of it, yet neither is that tile again
+    from vision.reader.layout import held_odds
+
+    dets = two_rows(HAND, "7s", [["5z", "5z", "5z"]], "9m")
+    i = next(k for k, d in enumerate(dets) if d.tile == "8s")
+    left, right = dets[i - 1], dets[i + 1]
+    loose = [Detection((left.box[0], left.box[1], left.box[2] + 0.25 * TW, left.box[3]), left.tile, left.conf, left.alternatives),
+             Detection((right.box[0] - 0.25 * TW, right.box[1], right.box[2], right.box[3]), right.tile, right.conf, right.alternatives)]
+    dets = [*dets[: i - 1], loose[0], *hold_back(dets, i)[i : i + 1], loose[1], *dets[i + 2 :]]
+    assert held_odds(dets[i], [d for d in dets if d.conf >= 0.25]) > 0.5
+    _, a = read(dets)
+    assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m") and [m["tiles"] for m in a.melds] == ["555z"]
+    assert "八条" in asked_tiles(a)

@@ -85,7 +85,8 @@ MAX_HELD_BACK_READS = 4
 #: A held-back box scored this (a gap tile's score, `gaps.GAP_BOX_SCORE`) or more is as likely a tile as its
 #: classifier says; a box scored under it less so.
 HELD_BACK_BOX = 0.1
-#: A held-back box this much covered by sure boxes is their tile again (or a box over two tiles): never taken.
+#: A held-back box this much covered by one sure box is its tile again (or a box over two tiles): never taken. Two
+#: neighbours' loose boxes each reaching a little over it do not add up to that (tuning: a 5條 lost that way).
 HELD_COVERED = 0.4
 #: A held-back box larger than this many usual boxes is less likely one tile (tuning: boxes 2.6–4.7 times the
 #: usual one lay over two tiles, all but one).
@@ -243,12 +244,12 @@ def held_odds(d: Detection, sure: Sequence[Detection], turned: bool = False) -> 
     probability of its tile, scaled down when its box scored under a gap tile's `HELD_BACK_BOX` (conf = box^⅔ ·
     p^⅓), at most `GAP_ODDS` for a gap or faint tile (upright ones named at 0.9 or more: 14 in 19), less for a
     box lying sideways (`SIDEWAYS_ODDS`: half of them were table) or larger than two tiles, and none when boxes
-    not doubtful cover it (`HELD_COVERED`: that tile again, a box over two tiles; a doubtful box
+    not doubtful cover it (`HELD_COVERED`, one box: that tile again, a box over two tiles; a doubtful box
     over it may be the stray one, set aside). `turned`: the photo was shot turned 90° (`turned_a_quarter`), so a
     box standing in it lies sideways in the rows, and one lying in it stands."""
     p = d.alternatives[0][1] if d.alternatives else 1.0
     area = d.width * d.height
-    if area <= 0 or sum(_overlap(d, s) for s in sure if s.conf >= DOUBTFUL) > HELD_COVERED * area:
+    if area <= 0 or max((_overlap(d, s) for s in sure if s.conf >= DOUBTFUL), default=0.0) > HELD_COVERED * area:
         return 0.0
     usual = sorted(s.width * s.height for s in sure)[len(sure) // 2] if sure else area
     q = p * min(1.0, box_score(d.conf, p) / HELD_BACK_BOX) * min(1.0, HELD_LARGE * usual / area)
