@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.reader.detection import Detection
-from vision.reader.halves import whole_tiles
+from vision.reader.halves import grown_tiles, whole_tiles
 
 TW, TH = 40.0, 54.0
 RGB = np.zeros((200, 600, 3), np.uint8)
@@ -81,3 +81,35 @@ def test_small_far_tiles_among_small_neighbours_are_not_halves() -> None:
     span = np.array([[300, 150, 300 + TW, 150 + TH / 2]])
     name = namer({(300, 150): (("1p", 0.9),)})
     assert whole_tiles(RGB, dets, span, np.array([0.3]), name) == dets
+
+
+def row_with_a_short_4p(top: bool = True) -> list[Detection]:
+    """1m 2m 3m, a 4筒 boxed by its top (or bottom) pair of circles alone (named 2筒), then 5s 6s."""
+    dets = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m"))]
+    dets.append(tile(10 + 3 * TW, "2p", y=20.0 if top else 20 + TH / 2, h=TH / 2))
+    return dets + [tile(10 + (4 + i) * TW, c) for i, c in enumerate(("5s", "6s"))]
+
+
+def test_a_4p_boxed_by_one_pair_of_circles_is_read_at_its_neighbours_height() -> None:
+    for top in (True, False):
+        name = namer({(130, 20): (("4p", 0.85), ("2p", 0.1))})
+        out = grown_tiles(RGB, row_with_a_short_4p(top), name)
+        assert [d.tile for d in out] == ["1m", "2m", "3m", "4p", "5s", "6s"]
+        assert out[3].box == (130.0, 20.0, 170.0, 74.0)  # grown from the end in line with the row to a tile's height
+        assert name.asked == [(130.0, 20.0, 170.0, 74.0)]  # the only box lower than its neighbours
+
+
+def test_a_short_box_stays_as_named_when_the_grown_box_is_unsure_or_the_same_tile() -> None:
+    for answer in ((("4p", 0.5), ("2p", 0.4)), (("2p", 0.9),), (("none", 0.9),)):
+        dets = row_with_a_short_4p()
+        assert grown_tiles(RGB, dets, namer({(130, 20): answer})) == dets
+
+
+def test_a_tile_lying_sideways_or_a_row_of_even_tiles_is_never_grown() -> None:
+    """A claimed tile lies lower than the standing ones but is wider: it is no half."""
+    row = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m"))]
+    sideways = [*row, tile(10 + 3 * TW, "4p", y=20 + TH - TW, w=TH, h=TW)]
+    even = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m", "4m", "5m"))]
+    for dets in (sideways, even):
+        name = namer({})
+        assert grown_tiles(RGB, dets, name) == dets and name.asked == []

@@ -5,10 +5,11 @@ again down to `layout.WEAK_FLOOR`. Run twice, the detector would find its boxes 
 again, many of them table; here the YOLO stage runs once, down to the floor, and the classifier names
 the boxes the threshold can pass first, then, if asked, at most `MAX_WEAK` of the others that no
 named box covers, surest first; with `fill_gaps`, also the tiles no box brought (`vision.reader.gaps`:
-a box where a row has a hole or ends short, `gap_tiles`, and a box scored under the floor lying alone,
-`faint_tiles`), each kept when the classifier is sure of its tile and held back like the faint boxes,
+a box where a row has a hole or ends short, `gap_tiles`, a box scored under the floor lying alone,
+`faint_tiles`, and a patch of the tiles' face colour no box covers, `vision.reader.lone`), each kept when the classifier is sure of its tile and held back like the faint boxes,
 so that it counts only when the round lacks a tile. The boxes named at the threshold are the detector's
-own at that threshold: greedy NMS keeps a box whatever weaker boxes lie under it.
+own at that threshold: greedy NMS keeps a box whatever weaker boxes lie under it; a tile boxed as two halves
+or by one half alone is read whole first (`vision.reader.halves`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from vision.reader.boxes import iou_matrix
 from vision.reader.detection import Detection
 from vision.reader.detector import box_floor, drop_covered
 from vision.reader.gaps import FAINT_FLOOR, faint_tiles, first_look_namer, gap_tiles
-from vision.reader.halves import whole_tiles
+from vision.reader.halves import grown_tiles, whole_tiles
+from vision.reader.lone import lone_tiles
 
 #: Weak boxes named at most on the second look (surest box scores first).
 MAX_WEAK = 12
@@ -54,6 +56,7 @@ class DetectionLevels:
             named = self.detector._classify(self.rgb, self._boxes[sure], self._scores[sure])
             if hasattr(self.detector.classifier, "classify_top"):  # a tile boxed as two halves, read whole
                 named = whole_tiles(self.rgb, named, self._boxes, self._scores, self.detector.classifier.classify_top)
+                named = grown_tiles(self.rgb, named, self.detector.classifier.classify_top)
             self._first = (conf, named)
         first_conf, named = self._first
         if conf >= first_conf:
@@ -71,4 +74,5 @@ class DetectionLevels:
             faint = self._scores < box_floor(conf)
             out += [d for d in faint_tiles(self.rgb, out, self._boxes[faint], self._scores[faint], name) if d.conf >= conf]
             out += [d for d in gap_tiles(self.rgb, out, name) if d.conf >= conf]
+            out += [d for d in lone_tiles(self.rgb, out, name) if d.conf >= conf]
         return sorted(out, key=lambda d: (d.cx, d.cy))
