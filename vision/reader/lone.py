@@ -1,0 +1,111 @@
+"""Tiles the detector never boxed, found as patches of the tiles' face colour lying apart (issue 22).
+
+The detector scores a tile lying alone on the cloth (the indicator above or beside the hand) far lower than
+one in a row, and now and then draws no box round it at all, even down to the faint boxes (`gaps.faint_tiles`).
+Tile faces are one colour (ivory, white, pale green) and the cloth another. The boxes already found give
+both: the face colour is the median colour inside them, the cloth colour the median outside. A patch of
+pixels nearer the face colour than the cloth's, as large and as shaped as a tile and covered by no box, is
+cut out and named by the classifier as a gap tile is (`gaps.first_look_namer`); it is kept when the classifier
+names a face surely (`LONE_SURE`), scored as a gap tile (`gaps.GAP_BOX_SCORE`), so that the layout holds it
+back and takes it in only when the round lacks a tile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.reader.classifier import NO_TILE
+from vision.reader.detection import Detection
+from vision.reader.detector import tile_confidence
+from vision.reader.gaps import COVERED, GAP_BOX_SCORE, Namer, covered_share
+from vision.reader.layout.geometry import BACK
+
+#: The photo is looked at this wide (pixels): enough for a tile a few dozen pixels wide, cheap to label.
+WORK_WIDTH = 480
+#: A patch's box is kept when its area is this share of the usual box's area or more …
+LEAST_AREA = 0.35
+#: … and at most this share (the detector's box takes in the tile's side, the patch the face alone).
+MOST_AREA = 1.6
+#: A patch longer than this many times its width is no tile (an edge of the table, a sleeve).
+MOST_ASPECT = 2.2
+#: A tile's face fills at least this share of its patch's box (a tile lying at a slant a little less).
+LEAST_FILL = 0.55
+#: At most this many patches are named a photo, the largest first.
+MOST_PATCHES = 6
+#: A patch is kept as a tile when the classifier names a face with at least this probability.
+LONE_SURE = 0.8
+#: Face and cloth colours nearer than this (Lab units) are not told apart: the photo is not looked at.
+LEAST_CONTRAST = 12.0
+
+
+def _lab(rgb: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo at WORK_WIDTH in Lab (float), and the scale from it to the photo."""
+    import cv2
+
+    scale = min(1.0, WORK_WIDTH / rgb.shape[1])
+    small = cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else rgb
+    return cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32), scale
+
+
+def face_mask(rgb: np.ndarray, dets: Sequence[Detection]) -> tuple[np.ndarray, float] | None:
+    """Where the photo (at WORK_WIDTH) is nearer the face colour of `dets`' upright faces than the cloth's, and
+    the scale to the photo; None when there are no faces to learn from or face and cloth look alike."""
+    import cv2
+
+    faces = [d for d in dets if d.tile not in (BACK, NO_TILE, "")]
+    if len(faces) < 3:
+        return None
+    lab, scale = _lab(rgb)
+    inside = np.zeros(lab.shape[:2], dtype=np.uint8)
+    for d in faces:
+        x1, y1, x2, y2 = (int(round(v * scale)) for v in d.box)
+        inside[max(y1, 0) : max(y2, 0), max(x1, 0) : max(x2, 0)] = 1
+    if not inside.any():
+        return None
+    grown = cv2.dilate(inside, np.ones((9, 9), np.uint8))
+    face = np.median(lab[inside > 0], axis=0)
+    cloth = np.median(lab[grown == 0], axis=0) if (grown == 0).any() else None
+    if cloth is None or float(np.linalg.norm(face - cloth)) < LEAST_CONTRAST:
+        return None
+    nearer = np.linalg.norm(lab - face, axis=2) < np.linalg.norm(lab - cloth, axis=2)
+    return nearer.astype(np.uint8), scale
+
+
+def patches(mask: np.ndarray, scale: float, usual_w: float, usual_h: float) -> list[tuple[float, float, float, float]]:
+    """The boxes (photo pixels) of the mask's patches shaped like one tile (`usual_w` × `usual_h` a box),
+    their symbols closed over, largest first."""
+    import cv2
+
+    k = max(3, int(round(0.3 * min(usual_w, usual_h) * scale)) | 1)
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    usual = usual_w * usual_h
+    out = []
+    for x, y, w, h, filled in stats[1:]:
+        area = (w * h) / (scale * scale)
+        if not LEAST_AREA * usual <= area <= MOST_AREA * usual or max(w, h) > MOST_ASPECT * min(w, h):
+            continue
+        if filled < LEAST_FILL * w * h:
+            continue
+        out.append((area, (x / scale, y / scale, (x + w) / scale, (y + h) / scale)))
+    return [b for _, b in sorted(out, key=lambda t: -t[0])]
+
+
+def lone_tiles(rgb: np.ndarray, dets: Sequence[Detection], name: Namer, sure: float = LONE_SURE) -> list[Detection]:
+    """The tiles the classifier (`name`) surely sees in face-coloured patches no box of `dets` covers."""
+    found = face_mask(rgb, dets)
+    if found is None:
+        return []
+    mask, scale = found
+    faces = [d for d in dets if d.tile not in (BACK, NO_TILE, "")]
+    usual_w = float(np.median([d.width for d in faces]))
+    usual_h = float(np.median([d.height for d in faces]))
+    boxes = [b for b in patches(mask, scale, usual_w, usual_h) if covered_share(b, dets) <= COVERED][:MOST_PATCHES]
+    out = []
+    for box, top in zip(boxes, name(rgb, boxes)):
+        if top and top[0][0] not in (NO_TILE, BACK) and top[0][1] >= sure:
+            out.append(Detection(box, top[0][0], tile_confidence(GAP_BOX_SCORE, top[0][1]), tuple(top)))
+    return out
