@@ -1,4 +1,4 @@
-"""Photos handed over as NumPy arrays: uint8, float in 0–1 (skimage, matplotlib, torchvision) or 0–255, and broken floats."""
+"""Photos handed over as NumPy arrays: uint8, 16-bit, float in 0–1 (skimage, matplotlib, torchvision) or 0–255, and broken floats."""
 
 from __future__ import annotations
 
@@ -54,3 +54,14 @@ def test_a_float_array_with_nan_or_inf_is_refused_in_both_languages(bad):
     assert isinstance(err.value, JingsuanError)
     assert "NaN" in err.value.zh and "NaN" in err.value.en and "image array" in err.value.en
 
+
+
+def test_a_16_bit_photo_loads_as_its_pixels_not_white(hand_photo: Path, tmp_path: Path):
+    # a 16-bit PNG opened with IMREAD_UNCHANGED holds 0–65535: read as it is, every pixel clipped to white
+    rgb = _rgb(hand_photo)
+    png = tmp_path / "hand16.png"
+    cv2.imwrite(str(png), cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR).astype(np.uint16) * 257)
+    deep = cv2.cvtColor(cv2.imread(str(png), cv2.IMREAD_UNCHANGED), cv2.COLOR_BGR2RGB)
+    assert deep.dtype == np.uint16 and deep.max() > 255
+    assert np.array_equal(load_image(deep), rgb)
+    assert [d.tile for d in vision.read_photo(deep).detections] == [d.tile for d in vision.read_photo(hand_photo).detections]

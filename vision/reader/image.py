@@ -159,9 +159,13 @@ def _check_photo_file(path: str | Path) -> None:
 def array_pixels(arr: np.ndarray) -> np.ndarray:
     """An image array's values as 0–255 uint8. A float array whose largest value is at most 1.0 holds 0–1
     (skimage, matplotlib's PNG, torchvision) and is scaled by 255; any other float array holds 0–255; both
-    are rounded and clipped. A float array with NaN or inf is refused (`DetectorError`): it has no pixels to read."""
+    are rounded and clipped. A float array with NaN or inf is refused (`DetectorError`): it has no pixels to read.
+    A 16-bit array (OpenCV's `IMREAD_UNCHANGED` of a 16-bit PNG or TIFF, a raw camera frame) holds 0–65535 and
+    is scaled by 255/65535; clipped, its pixels would all read white."""
     if arr.dtype == np.uint8:
         return arr
+    if arr.dtype == np.uint16:
+        return np.rint(arr.astype(np.float64) * (255.0 / 65535.0)).astype(np.uint8)
     if np.issubdtype(arr.dtype, np.floating):
         if not np.isfinite(arr).all():
             raise DetectorError("图片数组里有无效的数值（NaN 或无穷大），读不出像素",
