@@ -212,3 +212,18 @@ def test_a_tile_whose_neighbours_boxes_each_reach_a_little_over_it_is_still_take
     _, a = read(dets)
     assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m") and [m["tiles"] for m in a.melds] == ["555z"]
     assert "八条" in asked_tiles(a)
+
+
+def test_a_stray_box_among_several_doubtful_tiles_is_the_one_set_aside_for_the_held_back_tile() -> None:
+    # the 5p is boxed under the threshold; a stray box over it (9p at 0.18: the classifier names no tile surely) is
+    # surer than three true tiles boxed doubtfully: it is still the one set aside, and the 5p taken in
+    dets = hold_back(two_rows(HAND, "7s", [["5z", "5z", "5z"]], "9m"), 8, conf=0.2, p=0.97)
+    for i in (5, 11, 13):  # 2m, 7s, 9s of the hand: true tiles the detector was unsure of
+        d = dets[i]
+        dets[i] = Detection(d.box, d.tile, 0.27, d.alternatives)
+    x1, y1, x2, y2 = dets[8].box
+    stray = Detection((x1 + 4, y1 + 6, x2 - 2, y2 - 4), "9p", 0.33, (("9p", 0.18), ("5p", 0.07), ("back", 0.05)))
+    asked, a = read([*dets, stray])
+    assert asked == [0.25, 0.1]
+    assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m") and a.set_aside == [stray]
+    assert "五筒" in asked_tiles(a)
