@@ -75,3 +75,27 @@ def test_the_rule_options_decide_which_reading_is_a_win() -> None:
     mixed = decode([h], replace(XINGGUO, honor_seq_mixed=True))
     assert plain.legal and plain.codes[13] == "3z" and plain.changed == (13,)
     assert mixed.legal and mixed.codes[13] == "7z" and mixed.changed == ()
+
+
+def test_a_blank_white_dragon_read_face_down_in_the_hand_is_read_as_the_face_the_win_needs() -> None:
+    # the classifier takes a blank 白板 in the hand for a back (0.49) over 白 (0.35): no tile of the hand lies face
+    # down, so the round is read with 白 there, and the change is asked about; a hand box the classifier sees no
+    # face in stays a back (turn it up)
+    tw, th = 30.0, 40.0
+    hand = ["1m", "2m", "3m", "2p", "3p", "4p", "3z", "3z", "5z", "5z"]
+    melds = [["7m", "7m", "7m"]]
+
+    def photo(blank_alternatives: tuple[tuple[str, float], ...]) -> list[Detection]:
+        dets = [Detection((10 + i * tw, 100, 10 + (i + 1) * tw, 100 + th), c, 0.9, ((c, 0.97),)) for i, c in enumerate(hand)]
+        dets[8] = Detection(dets[8].box, "back", 0.4, blank_alternatives)
+        dets.append(Detection((10 + 11 * tw, 100, 10 + 12 * tw, 100 + th), "5z", 0.9, (("5z", 0.97),)))  # won on 白
+        dets += [Detection((60 + i * tw, 20, 60 + (i + 1) * tw, 20 + th), c, 0.9, ((c, 0.97),)) for i, c in enumerate(melds[0])]
+        return [*dets, Detection((10, 20, 10 + tw, 20 + th), "1p", 0.9, (("1p", 0.97),))]
+
+    _, a = read_layout(lambda c: [d for d in photo((("back", 0.49), ("5z", 0.35))) if d.conf >= c], 0.25)
+    assert (sorted(a.hand), a.win_tile, a.indicator) == (sorted(hand), "5z", "1p")
+    assert [(m["type"], m["tiles"]) for m in a.melds] == [("peng", "777m")]
+    assert any(q["code"] == "legal_fix" and "白" in q["zh"] for q in a.questions)
+    _, a = read_layout(lambda c: [d for d in photo((("back", 0.97), ("5z", 0.01))) if d.conf >= c], 0.25)
+    assert a.hand.count("5z") == 1  # the back is not taken for 白 on a guess
+    assert any(q["code"] in ("hand_back", "not_a_win") for q in a.questions)

@@ -67,6 +67,8 @@ STACK_RISE = 0.18
 STACK_BOTTOM = 0.08
 #: Readings of one row's groups kept (`row_readings`: gaps and kongs set apart read both ways).
 MAX_ROW_VARIANTS = 16
+#: A box read face down among the concealed tiles may be the face the classifier gives at least this (`face_behind_back`).
+BACK_FACE = 0.2
 #: Readings decoded at most (cheapest first).
 MAX_PLANS = 60
 #: Readings of the other rows tried with each reading of the hand row.
@@ -120,6 +122,12 @@ def choices(d: Detection) -> tuple[tuple[str, float], ...]:
     if d.alternatives and d.alternatives[0][0] == d.tile:
         return d.alternatives
     return ((d.tile, 1.0),)
+
+
+def face_behind_back(d: Detection) -> bool:
+    """A box read face down that the classifier also sees a face in (`BACK_FACE`): among the concealed tiles,
+    where no tile lies face down, it may be that face (a blank 白板 passes for a back)."""
+    return d.tile == BACK and any(c != BACK and p >= BACK_FACE for c, p in choices(d)[1:])
 
 
 def _alike(a: Placed, b: Placed) -> bool:
@@ -247,7 +255,7 @@ def _hand_row_readings(units: Sequence[Unit]) -> Iterator[tuple[list[tuple[Unit,
     for a in range(m):
         for b in range(a, m):
             span = units[a : b + 1]
-            if any(u.backs for u in span):
+            if any(not p.face_up and not face_behind_back(p.det) for u in span for p in u.tiles):
                 continue
             cost = COSTS["hand_gap"] * (len(span) - 1) + COSTS["sideways_in_hand"] * sum(
                 p.sideways for u in span for p in u.tiles)
@@ -380,7 +388,7 @@ def hypothesis(plan: Plan, given: str | None) -> tuple[Hypothesis, list[Placed]]
             melds.append(_meld_type(u) or "three")
             hidden.append(u.backs)
         for p in u.tiles:
-            if p.face_up or u.kind == "back_misread":
+            if p.face_up or u.kind == "back_misread" or (role in ("hand", "win") and face_behind_back(p.det)):
                 slots.append(Slot(role, choices(p.det), meld))
                 placed.append(p)
     return Hypothesis(tuple(slots), tuple(melds), tuple(hidden), plan.cost, given), placed
