@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.reader.detection import Detection
@@ -113,3 +115,22 @@ def test_a_tile_lying_sideways_or_a_row_of_even_tiles_is_never_grown() -> None:
     for dets in (sideways, even):
         name = namer({})
         assert grown_tiles(RGB, dets, name) == dets and name.asked == []
+
+
+def test_half_of_a_tile_lying_sideways_in_a_meld_is_read_whole_where_the_classifier_is_surest() -> None:
+    # 1m 2m 3m standing, then a 吃's sideways 4筒 whose left pair of circles the detector missed: its box (named
+    # 2筒) is a tile's width high but only half a tile's length long; grown to the left it is the 4筒
+    lying = tile(10 + 3 * TW + TH / 2, "2p", y=20 + TH - TW, w=TH / 2, h=TW)
+    dets = [*(tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m"))), lying]
+    dets += [tile(10 + 3 * TW + TH + i * TW, c) for i, c in enumerate(("5s", "6s"))]
+    whole = (10 + 3 * TW, 20 + TH - TW, 10 + 3 * TW + TH, 20 + TH)
+    name = namer({(round(whole[0]), round(whole[1])): (("4p", 0.9), ("2p", 0.05)),
+                  (round(whole[0] + TH / 2), round(whole[1])): (("2p", 0.7),)})
+    out = grown_tiles(RGB, dets, name)
+    assert [d.tile for d in out] == ["1m", "2m", "3m", "4p", "5s", "6s"] and out[3].box == whole
+    assert name.asked == [whole]  # grown to the right it would lie over the 5條: not even named
+    gap = [*dets[:4], *(replace(d, box=(d.box[0] + TW, d.box[1], d.box[2] + TW, d.box[3])) for d in dets[4:])]
+    name = namer({(round(whole[0]), round(whole[1])): (("4p", 0.9), ("2p", 0.05)),
+                  (round(whole[0] + TH / 2), round(whole[1])): (("4p", 0.95),)})
+    out = grown_tiles(RGB, gap, name)
+    assert len(name.asked) == 2 and out[3].box == (whole[0] + TH / 2, whole[1], whole[2] + TH / 2, whole[3])  # the surer
