@@ -214,10 +214,11 @@ def run(n: int, seed: int, source: Path, save: Path | None = None, readers: dict
                     import cv2
 
                     save.mkdir(parents=True, exist_ok=True)
-                    name = f"{split}_{layout}_{i:03d}.jpg"
+                    name = f"s{seed}_{split}_{layout}_{i:03d}.png"  # lossless: read again, it reads as in the bench
                     cv2.imwrite(str(save / name), photo.image[..., ::-1])
+                    boxes = [[[float(v) for v in box], code] for box, code in photo.boxes]
                     with (save / "truth.jsonl").open("a", encoding="utf-8") as f:
-                        f.write(json.dumps({"photo": name, "split": split, "layout": layout, **truth}) + "\n")
+                        f.write(json.dumps({"photo": name, "split": split, "layout": layout, **truth, "boxes": boxes}) + "\n")
     for name in readers:
         t = times[name]
         out[name][("all", "time")] = Tally(photos=len(t), right=round(1000 * statistics.median(t)) if t else 0)
@@ -256,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("n", nargs="?", type=int, default=30, help="photos per layout and split (default 30)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--source", default=str(DEFAULT_SOURCE), help="CMD v4 (its train/ and valid/)")
-    ap.add_argument("--save", help="also write each composed photo here, and its round in truth.jsonl")
+    ap.add_argument("--save", help="also write each composed photo here (PNG), and its round and true boxes in truth.jsonl")
     ap.add_argument("--single-pass", action="store_true",
                     help="also read each photo with one detection at 0.25 and no held-back boxes (as before issue 22)")
     ap.add_argument("--no-gaps", action="store_true",

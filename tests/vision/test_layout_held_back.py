@@ -227,3 +227,18 @@ def test_a_stray_box_among_several_doubtful_tiles_is_the_one_set_aside_for_the_h
     assert asked == [0.25, 0.1]
     assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m") and a.set_aside == [stray]
     assert "五筒" in asked_tiles(a)
+
+
+def test_a_patch_of_table_named_a_blank_white_dragon_beside_a_pung_does_not_make_it_a_kong() -> None:
+    # the cloth in the gap after the 白 碰 is boxed doubtfully and named 白板 unsurely (a blank face looks like
+    # table): the round adds up with it as a kong, yet it is likelier table; set aside and asked about
+    dets = two_rows(HAND, "7s", [["5z", "5z", "5z"]], "9m")
+    x1, y1, x2, y2 = dets[3].box  # the 碰's last tile
+    patch = Detection((x2 + 2, y1, x2 + 2 + 0.8 * TW, y2), "5z", 0.28, (("5z", 0.21), ("9p", 0.02)))
+    _, a = read([*dets, patch])
+    assert [(m["type"], m["tiles"]) for m in a.melds] == [("peng", "555z")]
+    assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m") and a.set_aside == [patch]
+    assert "set_aside" in codes(a)
+    sure = Detection(patch.box, "5z", 0.28, (("5z", 0.9),))  # named 白板 surely: the fourth tile of a kong
+    _, a = read([*dets, sure])
+    assert [(m["type"], m["tiles"]) for m in a.melds] == [("gang", "5555z")]

@@ -103,6 +103,12 @@ NAMED_WEAK = 0.6
 #: A doubtful box whose tile the classifier gives less than this may be a stray box counted in place of a tile
 #: held back: a round read with one is read again (tuning: such boxes lie in 1 photo in 15, 1 in 4 of them stray).
 STRAY_P = 0.2  # 0.15 → 0.2: a half box over a 4筒 named 2筒 at 0.17 was never swapped (tuning +1)
+#: … or a 白板 less than this: a blank face looks like the table, and a patch of table between two groups is
+#: named 白板 unsurely (tuning: two such boxes made a 碰 a kong).
+BLANK_STRAY_P = 0.5
+#: … and is a tile this likely (tuning, 420 photos: of 8 such boxes, 2 were a 白板, 6 table).
+BLANK_TABLE_ODDS = 0.25
+BLANK = "5z"
 #: A photo whose round does not add up is detected again down to this confidence, its boxes under the
 #: threshold held back (`read_layout`). A blank 白板 is named by the classifier (p 0.8–0.99) but its box
 #: scores low (0.05–0.6: an empty face), so it often ends under 0.25; on composed real-pixel photos
@@ -211,7 +217,7 @@ def _with_held_back(dets: list[Detection], given: str | None, sure_above: float,
     held = sorted(((d, q) for d in dets if not _is_sure(d, sure_above) and (q := held_odds(d, sure, turned)) > 0),
                   key=lambda t: -t[1])[:WEAK_TRIES]
     first = first or _assign_any(sure or dets, given, options)
-    if not sure or not held or not (_troubled(first) or _short(first) or _pungs(first) or _stray_in(first)):
+    if not sure or not (held or _stray_in(first)) or not (_troubled(first) or _short(first) or _pungs(first) or _stray_in(first)):
         return first
     return _take_held_back(first, sure, held, given, options)
 
@@ -236,7 +242,10 @@ def _sure(dets: Sequence[Detection], sure_above: float) -> list[Detection]:
 
 def sure_odds(d: Detection) -> float:
     """How likely a box the threshold passed is a true tile, by its confidence (tuning split: 0.25–0.35 four
-    in five, 0.35 and more nineteen in twenty)."""
+    in five, 0.35 and more nineteen in twenty); a doubtful box named 白板 unsurely is table more often than not
+    (`BLANK_TABLE_ODDS`)."""
+    if d.tile == BLANK and d.conf < DOUBTFUL and d.alternatives and d.alternatives[0][1] < BLANK_STRAY_P:
+        return BLANK_TABLE_ODDS
     return min(0.97, 0.5 + d.conf)
 
 
@@ -276,7 +285,8 @@ def _log_odds(q: float) -> float:
 def _stray_in(a: Assignment) -> bool:
     """The reading counts a doubtful box the classifier names no tile surely (`STRAY_P`): it may be a stray box
     standing in for a tile held back (the two are then swapped only when that is the more probable round)."""
-    return any(t.det.conf < DOUBTFUL and t.det.alternatives and t.det.alternatives[0][1] < STRAY_P for t in a.tiles)
+    return any(t.det.conf < DOUBTFUL and t.det.alternatives
+               and t.det.alternatives[0][1] < (BLANK_STRAY_P if t.det.tile == BLANK else STRAY_P) for t in a.tiles)
 
 
 def _pungs(a: Assignment) -> bool:
@@ -290,12 +300,12 @@ def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, 
     its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful boxes set aside, that
     bring the tiles the round lacks, cheapest first, then those bringing up to `MAX_KONGS` more (a kong's fourth
     tile, `KONG_EXTRA` each). Taking a box costs its doubt (a gain when it is likely a tile), setting one aside
-    the odds that it is one."""
+    the odds that it is one. With nothing held back, the tries set doubtful boxes aside alone (a stray box)."""
     doubtful = sorted((d for d in sure if d.conf < DOUBTFUL), key=lambda d: d.conf)[:ASIDE_TRIES]
     asides = [(c, sum(_log_odds(sure_odds(d)) for d in c))
               for k in range(MAX_SET_ASIDE + 1) for c in itertools.combinations(doubtful, k)]
     out = []
-    for k in range(1, min(MAX_TAKEN, len(held)) + 1):
+    for k in range(0 if not held else 1, min(MAX_TAKEN, len(held)) + 1):  # nothing held back: boxes set aside alone
         for taken in itertools.combinations(held, k):
             take = -sum(_log_odds(q) for _, q in taken)
             for aside, cost in asides:
