@@ -39,3 +39,21 @@ def test_a_wrong_reading_names_the_parts_it_got_wrong() -> None:
     read = {"indicator": None, "hand": "123m456p789s11z", "win": {"tile": "9s"}, "melds": [{"type": "chi", "tiles": "555z"}]}
     assert bench.wrong_parts(truth, read) == ["indicator", "melds"]
     assert bench.wrong_parts(truth, {**truth}) == []
+
+
+def test_saved_photos_are_lossless_with_their_round_and_true_boxes(tmp_path: Path) -> None:
+    import json
+
+    import cv2
+
+    bench = _bench()
+    if not (bench.DEFAULT_SOURCE / "valid").is_dir():
+        pytest.skip(f"CMD v4 is not at {bench.DEFAULT_SOURCE}")
+    assert bench.main(["1", "--per-split", "25", "--split", "tuning", "--seed", "3", "--save", str(tmp_path)]) == 0
+    rows = [json.loads(line) for line in (tmp_path / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["layout"] for r in rows] == ["two_rows", "one_row"]
+    for r in rows:
+        assert r["photo"].endswith(".png") and cv2.imread(str(tmp_path / r["photo"])) is not None
+        tiles = [code for _, code in r["boxes"]]
+        assert len(tiles) >= 15 and all(len(box) == 4 for box, _ in r["boxes"])  # 14 tiles, the indicator, kongs' fourth
+        assert r["indicator"] in tiles and r["win"]["tile"] in tiles
