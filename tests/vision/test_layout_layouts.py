@@ -290,3 +290,19 @@ def test_a_tile_the_classifier_barely_names_may_be_any_tile_that_makes_the_win_a
     assert sorted(a.hand) in legal and a.win_tile == "1z" and "not_a_win" not in codes(a)
     q = [q for q in a.questions if q["code"] == "legal_fix"]
     assert len(q) == 1 and "读成了四条" in q[0]["zh"]
+
+
+def test_a_concealed_kong_touching_a_pung_whose_sideways_tile_is_misread_is_cut_into_both() -> None:
+    # a 暗杠 (backs outside) laid touching a 碰 of 4筒 whose sideways claimed tile the classifier reads 4條 0.24 /
+    # 4筒 0.14: cut by the first choices it is no melds; by the top choices it is the 暗杠 and the 碰
+    from vision.reader.layout.geometry import place
+    from vision.reader.layout.melds import meld_by_choices, partition_melds
+    from vision.reader.layout.readings import Unit, _melds_cut
+
+    sure = {"4s@5": (("4s", 0.24), ("4p", 0.14), ("6p", 0.04))}
+    tiles = place(lay([[["back", "3p", "3p", "back", "4s>", "4p", "4p"]]], sure=sure), 0.0)
+    assert partition_melds(tiles) == [] and partition_melds(tiles, need_sideways=False) == []
+    assert [4, 3] in partition_melds(tiles, by_choices=True)
+    assert meld_by_choices(tiles[4:]) and not meld_by_choices(place(lay([[["4s", "5p", "4p"]]]), 0.0))
+    cut = _melds_cut(Unit(tuple(tiles), 0))
+    assert cut is not None and [len(u.tiles) for u in cut] == [4, 3]

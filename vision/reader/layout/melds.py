@@ -4,6 +4,7 @@ read again, and a long group cut into melds.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -115,10 +116,12 @@ def _classify_concealed_kong(
     return {"type": "angang", "tiles": format_tiles(parse_tiles([kind] * 4))}, [], conf * (1.0 if len(faces) == 2 else 0.8)
 
 
-def partition_melds(g: Sequence[Placed], need_sideways: bool = True) -> list[list[int]]:
+def partition_melds(g: Sequence[Placed], need_sideways: bool = True, by_choices: bool = False) -> list[list[int]]:
     """All ways to cut a long group into consecutive valid melds of 3 or 4 tiles (cut sizes); with
-    `need_sideways` each claimed meld must show its sideways tile."""
+    `need_sideways` each claimed meld must show its sideways tile; with `by_choices` a part is a meld when the
+    classifier's top choices can make it one (`meld_by_choices`), not only its first choices."""
     out: list[list[int]] = []
+    is_meld = meld_by_choices if by_choices else (lambda part: classify_meld(part)[0] is not None)
 
     def walk(start: int, sizes: list[int]) -> None:
         if start == len(g):
@@ -126,7 +129,7 @@ def partition_melds(g: Sequence[Placed], need_sideways: bool = True) -> list[lis
             return
         for n in (3, 4):
             part = g[start : start + n]
-            if len(part) == n and classify_meld(part)[0] is not None and (not need_sideways or sideways_ok(part)):
+            if len(part) == n and is_meld(part) and (not need_sideways or sideways_ok(part)):
                 walk(start + n, [*sizes, n])
 
     walk(0, [])
@@ -136,3 +139,20 @@ def partition_melds(g: Sequence[Placed], need_sideways: bool = True) -> list[lis
 def sideways_ok(part: Sequence[Placed]) -> bool:
     """A claimed meld shows a sideways tile (a concealed kong shows backs instead): used to cut touching melds."""
     return any(not p.face_up for p in part) or any(p.sideways for p in part)
+
+
+#: A choice at least this likely may stand for a tile when a group is cut into melds (`meld_by_choices`).
+CUT_CHOICE = 0.05
+
+
+def meld_by_choices(part: Sequence[Placed]) -> bool:
+    """The group is a meld with some of its faces read as another of the classifier's top choices (at least
+    `CUT_CHOICE`): a sideways 4筒 read 4條 0.24 / 4筒 0.14 still cuts a 碰 of 4筒 from the tiles it touches. The
+    legal decoding then weighs the change and asks about it."""
+    options = [[p.tile] if not p.face_up or not p.det.alternatives
+               else [c for c, q in p.det.alternatives if q >= CUT_CHOICE and c != BACK] or [p.tile] for p in part]
+    for codes in itertools.product(*options):
+        tiles = [replace(p, det=replace(p.det, tile=c)) for p, c in zip(part, codes)]
+        if classify_meld(tiles)[0] is not None:
+            return True
+    return False

@@ -286,7 +286,7 @@ def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Un
         elif (kind := _meld_type(u)) is not None:
             roles.append((u, "meld"))
             cost += COSTS["melds_left"] + _meld_cost(u, kind)
-        elif not u.backs and (cut := _melds_cut(u)) is not None:
+        elif (cut := _melds_cut(u)) is not None:
             roles += [(m, "meld") for m in cut]
             cost += COSTS["melds_left"] + sum(_meld_cost(m, _meld_type(m) or "three") for m in cut)
         else:
@@ -298,7 +298,7 @@ def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Un
         elif (kind := _meld_type(u)) is not None:
             roles.append((u, "meld"))
             cost += _meld_cost(u, kind)
-        elif not u.backs and (cut := _melds_cut(u)) is not None:
+        elif (cut := _melds_cut(u)) is not None:
             roles += [(m, "meld") for m in cut]
             cost += sum(_meld_cost(m, _meld_type(m) or "three") for m in cut)
         else:
@@ -312,14 +312,22 @@ def _melds_cut(u: Unit) -> list[Unit] | None:
     if len(u.tiles) < 5:
         return None
     tiles = list(u.tiles)
-    cuts = partition_melds(tiles) or partition_melds(tiles, need_sideways=False)
+    cuts = (partition_melds(tiles) or partition_melds(tiles, need_sideways=False)
+            or partition_melds(tiles, by_choices=True))
     if not cuts:
         return None
+    cuts.sort(key=lambda sizes: _kongs_short(tiles, sizes))  # a 暗杠 of four before one read a tile short
     out, start = [], 0
     for n in cuts[0]:
         out.append(Unit(u.tiles[start : start + n], u.row))
         start += n
     return out
+
+
+def _kongs_short(tiles: Sequence[Placed], sizes: Sequence[int]) -> int:
+    """How many parts of a cut are three tiles with a back: a 暗杠 read a tile short."""
+    starts = list(itertools.accumulate([0, *sizes]))
+    return sum(n == 3 and any(not p.face_up for p in tiles[a : a + n]) for a, n in zip(starts, sizes))
 
 
 def _meld_cost(u: Unit, kind: str) -> float:
