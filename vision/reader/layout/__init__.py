@@ -282,11 +282,16 @@ def _log_odds(q: float) -> float:
     return math.log(q / (1 - q))
 
 
+def _is_stray(d: Detection) -> bool:
+    """A doubtful box the classifier names no tile surely (`STRAY_P`; a 白板 `BLANK_STRAY_P`): maybe table."""
+    return bool(d.conf < DOUBTFUL and d.alternatives
+                and d.alternatives[0][1] < (BLANK_STRAY_P if d.tile == BLANK else STRAY_P))
+
+
 def _stray_in(a: Assignment) -> bool:
-    """The reading counts a doubtful box the classifier names no tile surely (`STRAY_P`): it may be a stray box
-    standing in for a tile held back (the two are then swapped only when that is the more probable round)."""
-    return any(t.det.conf < DOUBTFUL and t.det.alternatives
-               and t.det.alternatives[0][1] < (BLANK_STRAY_P if t.det.tile == BLANK else STRAY_P) for t in a.tiles)
+    """The reading counts a stray box (`_is_stray`): it may be table, or stand in for a tile held back (it is
+    then set aside or swapped only when that is the more probable round)."""
+    return any(_is_stray(t.det) for t in a.tiles)
 
 
 def _pungs(a: Assignment) -> bool:
@@ -300,15 +305,17 @@ def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, 
     its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful boxes set aside, that
     bring the tiles the round lacks, cheapest first, then those bringing up to `MAX_KONGS` more (a kong's fourth
     tile, `KONG_EXTRA` each). Taking a box costs its doubt (a gain when it is likely a tile), setting one aside
-    the odds that it is one. With nothing held back, the tries set doubtful boxes aside alone (a stray box)."""
+    the odds that it is one. Stray boxes (`_is_stray`) are also tried set aside alone, nothing taken."""
     doubtful = sorted((d for d in sure if d.conf < DOUBTFUL), key=lambda d: d.conf)[:ASIDE_TRIES]
     asides = [(c, sum(_log_odds(sure_odds(d)) for d in c))
               for k in range(MAX_SET_ASIDE + 1) for c in itertools.combinations(doubtful, k)]
     out = []
-    for k in range(0 if not held else 1, min(MAX_TAKEN, len(held)) + 1):  # nothing held back: boxes set aside alone
+    for k in range(0, min(MAX_TAKEN, len(held)) + 1):
         for taken in itertools.combinations(held, k):
             take = -sum(_log_odds(q) for _, q in taken)
             for aside, cost in asides:
+                if not k and not (aside and all(_is_stray(d) for d in aside)):
+                    continue
                 extra = k - len(aside) - max(lacking, 0)
                 if lacking <= k - len(aside) and extra <= MAX_KONGS:
                     out.append((max(extra, 0), take + cost + KONG_EXTRA * max(extra, 0), tuple(d for d, _ in taken), aside))
