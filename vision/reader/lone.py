@@ -6,7 +6,7 @@ Tile faces are one colour (ivory, white, pale green) and the cloth another. The 
 both: the face colour is the median colour inside them, the cloth colour the median outside. A patch of
 pixels nearer the face colour than the cloth's, as large and as shaped as a tile and covered by no box, is
 cut out and named by the classifier as a gap tile is (`gaps.first_look_namer`); it is kept when the classifier
-names a face surely (`LONE_SURE`), scored as a gap tile (`gaps.GAP_BOX_SCORE`), so that the layout holds it
+names a face surely (`LONE_SURE`, as a gap tile's `GAP_SURE`), scored as a gap tile (`gaps.GAP_BOX_SCORE`), so that the layout holds it
 back and takes it in only when the round lacks a tile.
 """
 
@@ -19,7 +19,7 @@ import numpy as np
 from vision.reader.classifier import NO_TILE
 from vision.reader.detection import Detection
 from vision.reader.detector import tile_confidence
-from vision.reader.gaps import COVERED, GAP_BOX_SCORE, Namer, covered_share
+from vision.reader.gaps import COVERED, GAP_BOX_SCORE, GAP_SURE, Namer, covered_share
 from vision.reader.layout.geometry import BACK
 
 #: The photo is looked at this wide (pixels): enough for a tile a few dozen pixels wide, cheap to label.
@@ -34,8 +34,10 @@ MOST_ASPECT = 2.2
 LEAST_FILL = 0.55
 #: At most this many patches are named a photo, the largest first.
 MOST_PATCHES = 6
-#: A patch is kept as a tile when the classifier names a face with at least this probability.
-LONE_SURE = 0.8
+#: A patch is kept as a tile when the classifier names a face with at least this probability: a gap tile's
+#: (`gaps.GAP_SURE`), as it is one more place proposed where the detector drew no box (0.5–0.8 read the 540 tuning
+#: photos alike).
+LONE_SURE = GAP_SURE
 #: Face and cloth colours nearer than this (Lab units) are not told apart: the photo is not looked at.
 LEAST_CONTRAST = 12.0
 
