@@ -306,3 +306,28 @@ def test_a_concealed_kong_touching_a_pung_whose_sideways_tile_is_misread_is_cut_
     assert meld_by_choices(tiles[4:]) and not meld_by_choices(place(lay([[["4s", "5p", "4p"]]]), 0.0))
     cut = _melds_cut(Unit(tuple(tiles), 0))
     assert cut is not None and [len(u.tiles) for u in cut] == [4, 3]
+
+
+def test_a_pung_with_a_sideways_tile_and_one_loose_tall_box_is_not_a_stacked_kong() -> None:
+    # the first 9條's box runs loose, 1.3× the others' height; the sideways claimed tile lies low: a 碰 all the same
+    hand = ["1m", "2m", "3m", "2p", "3p", "4p", "6s", "6s", "6s", "9m"]
+    dets = lay([[["1z"]], [hand, ["9m"], ["9s", "9s>", "9s"]]])
+    x1, y1, x2, y2 = dets[12].box
+    dets[12] = Detection((x1 - 3, y1 - 0.3 * TH, x2 + 3, y2), "9s", 0.6, (("9s", 0.93),))
+    a = assign(dets)
+    assert melds(a) == [("peng", "999s")] and (a.hand, a.win_tile) == (hand, "9m")
+
+
+def test_a_tile_boxed_twice_side_by_side_does_not_make_a_pung_a_kong() -> None:
+    # the middle 5條 of a 碰 is boxed twice, two narrow boxes a third of a tile apart, the weaker one doubtful:
+    # four boxes alike would be a kong; one of them is that tile again, set aside and asked about
+    from vision.reader.layout import read_layout
+
+    hand = ["1m", "2m", "3m", "2p", "3p", "4p", "6s", "6s", "6s", "9m"]
+    dets = lay([[["1z"]], [hand, ["9m"], ["5s", "5s", "5s"]]])
+    x1, y1, x2, y2 = dets[13].box
+    dets[13] = Detection((x1 - 4, y1, x1 + 0.8 * TW, y2), "5s", 0.36, (("5s", 0.36), ("6s", 0.22)))
+    twice = Detection((x1 + 0.3 * TW, y1, x2 + 2, y2), "5s", 0.28, (("5s", 0.25), ("6s", 0.03)))
+    _, a = read_layout(lambda c: [d for d in [*dets, twice] if d.conf >= c], 0.25, (1000, 1000))
+    assert melds(a) == [("peng", "555s")] and (a.hand, a.win_tile, a.indicator) == (hand, "9m", "1z")
+    assert a.set_aside == [twice] and "set_aside" in codes(a)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -109,6 +109,10 @@ BLANK_STRAY_P = 0.5
 #: … and is a tile this likely (tuning, 420 photos: of 8 such boxes, 2 were a 白板, 6 table).
 BLANK_TABLE_ODDS = 0.25
 BLANK = "5z"
+#: A doubtful box whose centre lies under this share of a tile's width from a surer box's, side by side with it, is
+#: that tile boxed twice more often than a tile of its own (tuning, 840 photos: 21 of 28), a tile at these odds.
+CROWDED = 0.6
+CROWDED_ODDS = 0.25
 #: A photo whose round does not add up is detected again down to this confidence, its boxes under the
 #: threshold held back (`read_layout`). A blank 白板 is named by the classifier (p 0.8–0.99) but its box
 #: scores low (0.05–0.6: an empty face), so it often ends under 0.25; on composed real-pixel photos
@@ -240,13 +244,31 @@ def _sure(dets: Sequence[Detection], sure_above: float) -> list[Detection]:
     return [d for d in dets if _is_sure(d, sure_above)]
 
 
-def sure_odds(d: Detection) -> float:
+def sure_odds(d: Detection, crowd: Collection[int] = ()) -> float:
     """How likely a box the threshold passed is a true tile, by its confidence (tuning split: 0.25–0.35 four
     in five, 0.35 and more nineteen in twenty); a doubtful box named 白板 unsurely is table more often than not
-    (`BLANK_TABLE_ODDS`)."""
+    (`BLANK_TABLE_ODDS`), and one crowding a surer box (its id in `crowd`, `crowded`) is that tile again as often
+    (`CROWDED_ODDS`)."""
+    if id(d) in crowd:
+        return CROWDED_ODDS
     if d.tile == BLANK and d.conf < DOUBTFUL and d.alternatives and d.alternatives[0][1] < BLANK_STRAY_P:
         return BLANK_TABLE_ODDS
     return min(0.97, 0.5 + d.conf)
+
+
+def crowded(dets: Sequence[Detection]) -> set[int]:
+    """The ids of doubtful boxes lying side by side with a surer one (overlapping across at least half their
+    height) whose centre is under `CROWDED` of a tile's width from theirs: two boxes on one tile, not two tiles."""
+    if len(dets) < 2:
+        return set()
+    width = sorted(min(d.width, d.height) for d in dets)[len(dets) // 2]
+    out = set()
+    for a, b in itertools.combinations(dets, 2):
+        weak, strong = (a, b) if a.conf < b.conf else (b, a)
+        across = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
+        if weak.conf < DOUBTFUL and across >= 0.5 * min(a.height, b.height) and abs(a.cx - b.cx) < CROWDED * width:
+            out.add(id(weak))
+    return out
 
 
 def held_odds(d: Detection, sure: Sequence[Detection], turned: bool = False) -> float:
@@ -282,16 +304,19 @@ def _log_odds(q: float) -> float:
     return math.log(q / (1 - q))
 
 
-def _is_stray(d: Detection) -> bool:
-    """A doubtful box the classifier names no tile surely (`STRAY_P`; a 白板 `BLANK_STRAY_P`): maybe table."""
-    return bool(d.conf < DOUBTFUL and d.alternatives
-                and d.alternatives[0][1] < (BLANK_STRAY_P if d.tile == BLANK else STRAY_P))
+def _is_stray(d: Detection, crowd: Collection[int] = ()) -> bool:
+    """A doubtful box the classifier names no tile surely (`STRAY_P`; a 白板 `BLANK_STRAY_P`), maybe table, or one
+    crowding a surer box (its id in `crowd`), maybe that tile again."""
+    return id(d) in crowd or bool(d.conf < DOUBTFUL and d.alternatives
+                                  and d.alternatives[0][1] < (BLANK_STRAY_P if d.tile == BLANK else STRAY_P))
 
 
 def _stray_in(a: Assignment) -> bool:
     """The reading counts a stray box (`_is_stray`): it may be table, or stand in for a tile held back (it is
     then set aside or swapped only when that is the more probable round)."""
-    return any(_is_stray(t.det) for t in a.tiles)
+    dets = [t.det for t in a.tiles]
+    crowd = crowded(dets)
+    return any(_is_stray(d, crowd) for d in dets)
 
 
 def _pungs(a: Assignment) -> bool:
@@ -306,15 +331,16 @@ def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, 
     bring the tiles the round lacks, cheapest first, then those bringing up to `MAX_KONGS` more (a kong's fourth
     tile, `KONG_EXTRA` each). Taking a box costs its doubt (a gain when it is likely a tile), setting one aside
     the odds that it is one. Stray boxes (`_is_stray`) are also tried set aside alone, nothing taken."""
+    crowd = crowded(sure)
     doubtful = sorted((d for d in sure if d.conf < DOUBTFUL), key=lambda d: d.conf)[:ASIDE_TRIES]
-    asides = [(c, sum(_log_odds(sure_odds(d)) for d in c))
+    asides = [(c, sum(_log_odds(sure_odds(d, crowd)) for d in c))
               for k in range(MAX_SET_ASIDE + 1) for c in itertools.combinations(doubtful, k)]
     out = []
     for k in range(0, min(MAX_TAKEN, len(held)) + 1):
         for taken in itertools.combinations(held, k):
             take = -sum(_log_odds(q) for _, q in taken)
             for aside, cost in asides:
-                if not k and not (aside and all(_is_stray(d) for d in aside)):
+                if not k and not (aside and all(_is_stray(d, crowd) for d in aside)):
                     continue
                 extra = k - len(aside) - max(lacking, 0)
                 if lacking <= k - len(aside) and extra <= MAX_KONGS:

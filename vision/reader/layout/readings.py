@@ -189,7 +189,7 @@ def _other_reading(tiles: Sequence[Placed]) -> str | None:
     a, b, c = sorted(tiles, key=lambda p: p.u)  # the fourth tile lies on the middle one: it rises above both others
     standing = not any(p.sideways for p in (a, b, c))  # a sideways tile lies lower, its bottom in line: not a stack
     shifted = standing and min(a.v, c.v) - b.v > STACK_SHIFT * across[1]
-    tall = across[-1] > STACK_TALL * across[1]
+    tall = standing and across[-1] > STACK_TALL * across[1]  # a sideways tile lies low: no height to go by
     return "stacked" if shifted or tall or (standing and _middle_rises(a, b, c)) else None
 
 
