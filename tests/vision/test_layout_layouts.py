@@ -331,3 +331,17 @@ def test_a_tile_boxed_twice_side_by_side_does_not_make_a_pung_a_kong() -> None:
     _, a = read_layout(lambda c: [d for d in [*dets, twice] if d.conf >= c], 0.25, (1000, 1000))
     assert melds(a) == [("peng", "555s")] and (a.hand, a.win_tile, a.indicator) == (hand, "9m", "1z")
     assert a.set_aside == [twice] and "set_aside" in codes(a)
+
+
+def test_a_kong_whose_stacked_tile_alone_is_boxed_a_quarter_higher_is_a_kong() -> None:
+    # the detector boxed the tile lying on the middle one, not the pair: the middle box lies a quarter of a tile
+    # higher as a whole (a composed tuning photo's three 8萬, in the row's frame: centres 401 / 368 / 390 px
+    # across the row, heights 119 / 112 / 103); set merely a little higher (0.19 of a tile) it stays a 碰
+    from vision.reader.layout.geometry import Placed
+    from vision.reader.layout.readings import _other_reading
+
+    def tile(u: float, v: float, across: float) -> Placed:
+        return Placed(Detection((u - 47, v - across / 2, u + 47, v + across / 2), "8m", 0.5, (("8m", 0.9),)), u, v, 94, across)
+
+    assert _other_reading((tile(600, 401, 119), tile(697, 368, 112), tile(786, 390, 103))) == "stacked"
+    assert _other_reading((tile(600, 401, 119), tile(697, 401 - 0.19 * 119, 119), tile(786, 401, 119))) is None

@@ -65,6 +65,10 @@ STACK_TALL = 1.2
 #: pungs at most 0.16; 2026-12-05).
 STACK_RISE = 0.18
 STACK_BOTTOM = 0.08
+#: … or its whole box lies this share of a tile higher: the detector boxed the tile on top alone (composed tuning
+#: photos, 840: such stacked kongs rose 0.20–0.34; no 碰's middle tile rose more than 0.16, a tile merely set a
+#: little higher about 0.1–0.2).
+STACK_LIFTED = 0.24
 #: Readings of one row's groups kept (`row_readings`: gaps and kongs set apart read both ways).
 MAX_ROW_VARIANTS = 16
 #: A box read face down among the concealed tiles may be the face the classifier gives at least this (`face_behind_back`).
@@ -195,12 +199,14 @@ def _other_reading(tiles: Sequence[Placed]) -> str | None:
 
 def _middle_rises(a: Placed, b: Placed, c: Placed) -> bool:
     """The middle `b` of three standing tiles in row order reaches `STACK_RISE` higher than the outer two, its
-    bottom in line with theirs: a fourth tile lies on it."""
+    bottom in line with theirs (the stacked pair boxed as one), or lies `STACK_LIFTED` higher as a whole (the
+    tile on top boxed alone): a fourth tile lies on it."""
     height = (a.across + c.across) / 2
     top = ((a.v - a.across / 2) + (c.v - c.across / 2)) / 2
     bottom = ((a.v + a.across / 2) + (c.v + c.across / 2)) / 2
-    return (top - (b.v - b.across / 2) >= STACK_RISE * height
-            and abs((b.v + b.across / 2) - bottom) <= STACK_BOTTOM * height)
+    rise = top - (b.v - b.across / 2)
+    return (rise >= STACK_RISE * height and abs((b.v + b.across / 2) - bottom) <= STACK_BOTTOM * height
+            or rise >= STACK_LIFTED * height)
 
 
 def _split_meld(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
