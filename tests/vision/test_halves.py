@@ -85,6 +85,23 @@ def test_small_far_tiles_among_small_neighbours_are_not_halves() -> None:
     assert whole_tiles(RGB, dets, span, np.array([0.3]), name) == dets
 
 
+def test_a_lower_half_boxed_with_the_table_below_it_is_still_a_half() -> None:
+    # a standing 4筒's two pairs of circles boxed one above the other, overlapping; the lower box runs into the
+    # table and holds 0.75 of a tile's area: still its half. Two tiles side by side that small are two tiles.
+    x = 10.0 + 3 * TW
+    dets = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m"))]
+    dets += [tile(x, "2p", h=0.55 * TH), tile(x, "2p", y=20 + 0.3 * TH, h=0.75 * TH)]
+    dets += [tile(x + TW + i * TW, c) for i, c in enumerate(("5s", "6s"))]
+    whole = np.array([[x - 4, 16, x + TW + 4, 20 + 1.05 * TH + 4]])
+    out = whole_tiles(RGB, dets, whole, np.array([0.07]), namer({(round(x), 20): (("4p", 0.7), ("2p", 0.2))}))
+    assert sorted(d.tile for d in out) == ["1m", "2m", "3m", "4p", "5s", "6s"]
+    side = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m"))]
+    side += [tile(x, "4s", w=0.75 * TW), tile(x + 0.75 * TW, "2s", w=0.75 * TW)]  # two tiles, farther away
+    side += [tile(x + 1.5 * TW + i * TW, c) for i, c in enumerate(("5s", "6s"))]
+    span = np.array([[x - 2, 18, x + 1.5 * TW + 2, 20 + TH + 2]])
+    assert whole_tiles(RGB, side, span, np.array([0.07]), namer({(round(x), 20): (("4s", 0.7),)})) == side
+
+
 def row_with_a_short_4p(top: bool = True) -> list[Detection]:
     """1m 2m 3m, a 4筒 boxed by its top (or bottom) pair of circles alone (named 2筒), then 5s 6s."""
     dets = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m"))]
