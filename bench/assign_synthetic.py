@@ -1,6 +1,6 @@
 """Assignment of roles (hand, winning tile, melds, indicator) on synthetic winning layouts.
 
-    python bench/assign_synthetic.py [N]
+    python bench/assign_synthetic.py [N] [--seed S]
 
 Renders N random winning 冲关 hands with `vision.training.synth.render_layout` (the indicator alone in a row
 above, the hand with the winning tile set apart, the melds in a row below: claimed tiles sideways,
@@ -324,17 +324,31 @@ def report(name: str, s: Score) -> str:
             f"   ({s.layouts} layouts, {s.tiles} tiles)")
 
 
-def main(n: int = 200) -> None:
-    print(f"synthetic winning layouts: {n}   (targets: role accuracy ≥ 95 %, settled-equal ≥ 90 %)")
-    print(report("(a) ground-truth boxes", run_gt(n, seed=1)))
-    print(report("(a) GT boxes tilted ±10°", run_gt(n, seed=2, tilt=10.0)))
-    print(report("(a) GT tilted ±10°, ±4 % jitter", run_gt(n, seed=3, tilt=10.0, jitter=0.04)))
+def main(n: int = 200, seed: int = 0) -> None:
+    """Print the four figures for `n` layouts; `seed` draws another set of layouts (0: the documented one)."""
+    at = 10 * seed
+    print(f"synthetic winning layouts: {n}{f', seed {seed}' if seed else ''}   "
+          "(targets: role accuracy ≥ 95 %, settled-equal ≥ 90 %)")
+    print(report("(a) ground-truth boxes", run_gt(n, seed=at + 1)))
+    print(report("(a) GT boxes tilted ±10°", run_gt(n, seed=at + 2, tilt=10.0)))
+    print(report("(a) GT tilted ±10°, ±4 % jitter", run_gt(n, seed=at + 3, tilt=10.0, jitter=0.04)))
     model = ROOT / "models" / "tiles.onnx"
     if model.is_file():
-        print(report("(b) vision.detect on the image", run_detector(n, model, seed=4)))
+        print(report("(b) vision.detect on the image", run_detector(n, model, seed=at + 4)))
     else:
         print(f"(b) skipped: no detector model at {model.relative_to(ROOT)}")
 
 
+def cli(argv: list[str] | None = None) -> None:
+    """`python bench/assign_synthetic.py [N] [--seed S]`."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("n", nargs="?", type=int, default=200, help="layouts per figure (default 200)")
+    ap.add_argument("--seed", type=int, default=0, help="another set of layouts (default 0)")
+    args = ap.parse_args(argv)
+    main(args.n, args.seed)
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 200)
+    cli()
