@@ -8,7 +8,6 @@ Also counts agreement on the same sample, so a large N doubles as a long differe
 from __future__ import annotations
 
 import random
-import sys
 import time
 
 from scoring.gb.calculator import NotWinning, calculate, fan_list
@@ -36,4 +35,8 @@ def main(n: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="?", type=int, default=10_000, help="how many (default %(default)s)")
+    main(parser.parse_args().n)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import statistics
-import sys
 import time
 from typing import Any
 
@@ -81,4 +80,8 @@ def main(n: int = 10_000) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="?", type=int, default=10_000, help="how many (default %(default)s)")
+    main(parser.parse_args().n)
