@@ -331,6 +331,11 @@ def test_a_tile_boxed_twice_side_by_side_does_not_make_a_pung_a_kong() -> None:
     _, a = read_layout(lambda c: [d for d in [*dets, twice] if d.conf >= c], 0.25, (1000, 1000))
     assert melds(a) == [("peng", "555s")] and (a.hand, a.win_tile, a.indicator) == (hand, "9m", "1z")
     assert a.set_aside == [twice] and "set_aside" in codes(a)
+    # both boxes fairly sure (0.53 and 0.49): the weaker is still that tile again
+    dets[13] = Detection(dets[13].box, "5s", 0.53, (("5s", 0.55), ("3s", 0.05)))
+    twice = Detection(twice.box, "5s", 0.49, (("5s", 0.78), ("2s", 0.01)))
+    _, a = read_layout(lambda c: [d for d in [*dets, twice] if d.conf >= c], 0.25, (1000, 1000))
+    assert melds(a) == [("peng", "555s")] and a.set_aside == [twice]
 
 
 def test_a_kong_whose_stacked_tile_alone_is_boxed_a_quarter_higher_is_a_kong() -> None:

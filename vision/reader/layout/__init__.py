@@ -109,8 +109,9 @@ BLANK_STRAY_P = 0.5
 #: … and is a tile this likely (tuning, 420 photos: of 8 such boxes, 2 were a 白板, 6 table).
 BLANK_TABLE_ODDS = 0.25
 BLANK = "5z"
-#: A doubtful box whose centre lies under this share of a tile's width from a surer box's, side by side with it, is
-#: that tile boxed twice more often than a tile of its own (tuning, 840 photos: 21 of 28), a tile at these odds.
+#: A box whose centre lies under this share of a tile's width from a surer box's, side by side with it, is that
+#: tile boxed twice more often than a tile of its own (tuning, 840 photos: 24 of 32; doubtful ones 21 of 28, the
+#: surer ones 3 of 4), a tile at these odds.
 CROWDED = 0.6
 CROWDED_ODDS = 0.25
 #: A photo whose round does not add up is detected again down to this confidence, its boxes under the
@@ -257,8 +258,9 @@ def sure_odds(d: Detection, crowd: Collection[int] = ()) -> float:
 
 
 def crowded(dets: Sequence[Detection]) -> set[int]:
-    """The ids of doubtful boxes lying side by side with a surer one (overlapping across at least half their
-    height) whose centre is under `CROWDED` of a tile's width from theirs: two boxes on one tile, not two tiles."""
+    """The ids of boxes lying side by side with a surer one (overlapping across at least half their height) whose
+    centre is under `CROWDED` of a tile's width from theirs: two boxes on one tile, not two tiles. However sure,
+    such a box may be set aside (`_held_back_tries`)."""
     if len(dets) < 2:
         return set()
     width = sorted(min(d.width, d.height) for d in dets)[len(dets) // 2]
@@ -266,7 +268,7 @@ def crowded(dets: Sequence[Detection]) -> set[int]:
     for a, b in itertools.combinations(dets, 2):
         weak, strong = (a, b) if a.conf < b.conf else (b, a)
         across = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
-        if weak.conf < DOUBTFUL and across >= 0.5 * min(a.height, b.height) and abs(a.cx - b.cx) < CROWDED * width:
+        if across >= 0.5 * min(a.height, b.height) and abs(a.cx - b.cx) < CROWDED * width:
             out.add(id(weak))
     return out
 
@@ -327,12 +329,12 @@ def _pungs(a: Assignment) -> bool:
 def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, float]], lacking: int,
                      ) -> list[tuple[float, tuple[Detection, ...], tuple[Detection, ...]]]:
     """(box cost, held-back boxes taken, sure boxes set aside): any `MAX_TAKEN` of the held-back boxes (each with
-    its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful boxes set aside, that
+    its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful or crowded boxes set aside, that
     bring the tiles the round lacks, cheapest first, then those bringing up to `MAX_KONGS` more (a kong's fourth
     tile, `KONG_EXTRA` each). Taking a box costs its doubt (a gain when it is likely a tile), setting one aside
     the odds that it is one. Stray boxes (`_is_stray`) are also tried set aside alone, nothing taken."""
     crowd = crowded(sure)
-    doubtful = sorted((d for d in sure if d.conf < DOUBTFUL), key=lambda d: d.conf)[:ASIDE_TRIES]
+    doubtful = sorted((d for d in sure if d.conf < DOUBTFUL or id(d) in crowd), key=lambda d: d.conf)[:ASIDE_TRIES]
     asides = [(c, sum(_log_odds(sure_odds(d, crowd)) for d in c))
               for k in range(MAX_SET_ASIDE + 1) for c in itertools.combinations(doubtful, k)]
     out = []
