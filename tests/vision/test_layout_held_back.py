@@ -242,3 +242,13 @@ def test_a_patch_of_table_named_a_blank_white_dragon_beside_a_pung_does_not_make
     sure = Detection(patch.box, "5z", 0.28, (("5z", 0.9),))  # named 白板 surely: the fourth tile of a kong
     _, a = read([*dets, sure])
     assert [(m["type"], m["tiles"]) for m in a.melds] == [("gang", "5555z")]
+
+
+def test_a_box_far_smaller_than_a_tile_is_set_aside_for_the_held_back_indicator() -> None:
+    # the indicator is barely seen (held back); a sure box a quarter of a tile's size (a piece of a tile's edge)
+    # beside the 碰 reads as 1筒 and would stand in for it: a box that small is seldom a tile, so it is set aside
+    dets = hold_back(two_rows(HAND, "7s", [["5z", "5z", "5z"]], "9m"), 0, conf=0.2, p=0.95)
+    piece = Detection((170, 20, 185, 40), "1p", 0.6, (("1p", 0.9), ("back", 0.02)))
+    _, a = read([*dets, piece])
+    assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m") and [m["tiles"] for m in a.melds] == ["555z"]
+    assert a.set_aside == [piece] and "九万" in asked_tiles(a)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -114,6 +114,10 @@ BLANK = "5z"
 #: surer ones 3 of 4), a tile at these odds.
 CROWDED = 0.6
 CROWDED_ODDS = 0.25
+#: A box under this share of the usual box's area is a piece of a tile or of the table more often than a tile
+#: (tuning, 1 140 photos: of 30 such boxes at the threshold 5 were tiles, none under 0.35), a tile at these odds.
+SMALL = 0.5
+SMALL_ODDS = 0.2
 #: A photo whose round does not add up is detected again down to this confidence, its boxes under the
 #: threshold held back (`read_layout`). A blank 白板 is named by the classifier (p 0.8–0.99) but its box
 #: scores low (0.05–0.6: an empty face), so it often ends under 0.25; on composed real-pixel photos
@@ -245,13 +249,12 @@ def _sure(dets: Sequence[Detection], sure_above: float) -> list[Detection]:
     return [d for d in dets if _is_sure(d, sure_above)]
 
 
-def sure_odds(d: Detection, crowd: Collection[int] = ()) -> float:
+def sure_odds(d: Detection, odd: Mapping[int, float] | None = None) -> float:
     """How likely a box the threshold passed is a true tile, by its confidence (tuning split: 0.25–0.35 four
     in five, 0.35 and more nineteen in twenty); a doubtful box named 白板 unsurely is table more often than not
-    (`BLANK_TABLE_ODDS`), and one crowding a surer box (its id in `crowd`, `crowded`) is that tile again as often
-    (`CROWDED_ODDS`)."""
-    if id(d) in crowd:
-        return CROWDED_ODDS
+    (`BLANK_TABLE_ODDS`); a box boxed oddly (its id in `odd`, `odd_boxes`) as likely as it says there."""
+    if odd and id(d) in odd:
+        return odd[id(d)]
     if d.tile == BLANK and d.conf < DOUBTFUL and d.alternatives and d.alternatives[0][1] < BLANK_STRAY_P:
         return BLANK_TABLE_ODDS
     return min(0.97, 0.5 + d.conf)
@@ -270,6 +273,24 @@ def crowded(dets: Sequence[Detection]) -> set[int]:
         across = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
         if across >= 0.5 * min(a.height, b.height) and abs(a.cx - b.cx) < CROWDED * width:
             out.add(id(weak))
+    return out
+
+
+def small_boxes(dets: Sequence[Detection]) -> set[int]:
+    """The ids of boxes under `SMALL` of the usual box's area: a piece of a tile or of the table, seldom a tile."""
+    if len(dets) < 3:
+        return set()
+    usual = sorted(d.width * d.height for d in dets)[len(dets) // 2]
+    return {id(d) for d in dets if d.width * d.height < SMALL * usual}
+
+
+def odd_boxes(dets: Sequence[Detection]) -> dict[int, float]:
+    """The ids of the boxes boxed oddly, with how likely each is a tile of its own: one tile boxed twice
+    (`crowded`, `CROWDED_ODDS`), a box far smaller than a tile (`small_boxes`, `SMALL_ODDS`). However sure, such a
+    box may be set aside (`_held_back_tries`), and it makes a round read again (`_stray_in`)."""
+    out = dict.fromkeys(crowded(dets), CROWDED_ODDS)
+    for i in small_boxes(dets):
+        out[i] = min(out.get(i, 1.0), SMALL_ODDS)
     return out
 
 
@@ -306,10 +327,10 @@ def _log_odds(q: float) -> float:
     return math.log(q / (1 - q))
 
 
-def _is_stray(d: Detection, crowd: Collection[int] = ()) -> bool:
-    """A doubtful box the classifier names no tile surely (`STRAY_P`; a 白板 `BLANK_STRAY_P`), maybe table, or one
-    crowding a surer box (its id in `crowd`), maybe that tile again."""
-    return id(d) in crowd or bool(d.conf < DOUBTFUL and d.alternatives
+def _is_stray(d: Detection, odd: Collection[int] = ()) -> bool:
+    """A doubtful box the classifier names no tile surely (`STRAY_P`; a 白板 `BLANK_STRAY_P`), maybe table, or a box
+    boxed oddly (its id in `odd`, `odd_boxes`)."""
+    return id(d) in odd or bool(d.conf < DOUBTFUL and d.alternatives
                                   and d.alternatives[0][1] < (BLANK_STRAY_P if d.tile == BLANK else STRAY_P))
 
 
@@ -317,8 +338,8 @@ def _stray_in(a: Assignment) -> bool:
     """The reading counts a stray box (`_is_stray`): it may be table, or stand in for a tile held back (it is
     then set aside or swapped only when that is the more probable round)."""
     dets = [t.det for t in a.tiles]
-    crowd = crowded(dets)
-    return any(_is_stray(d, crowd) for d in dets)
+    odd = odd_boxes(dets)
+    return any(_is_stray(d, odd) for d in dets)
 
 
 def _pungs(a: Assignment) -> bool:
@@ -329,20 +350,20 @@ def _pungs(a: Assignment) -> bool:
 def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, float]], lacking: int,
                      ) -> list[tuple[float, tuple[Detection, ...], tuple[Detection, ...]]]:
     """(box cost, held-back boxes taken, sure boxes set aside): any `MAX_TAKEN` of the held-back boxes (each with
-    its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful or crowded boxes set aside, that
+    its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful or oddly boxed ones set aside, that
     bring the tiles the round lacks, cheapest first, then those bringing up to `MAX_KONGS` more (a kong's fourth
     tile, `KONG_EXTRA` each). Taking a box costs its doubt (a gain when it is likely a tile), setting one aside
     the odds that it is one. Stray boxes (`_is_stray`) are also tried set aside alone, nothing taken."""
-    crowd = crowded(sure)
-    doubtful = sorted((d for d in sure if d.conf < DOUBTFUL or id(d) in crowd), key=lambda d: d.conf)[:ASIDE_TRIES]
-    asides = [(c, sum(_log_odds(sure_odds(d, crowd)) for d in c))
+    odd = odd_boxes(sure)
+    doubtful = sorted((d for d in sure if d.conf < DOUBTFUL or id(d) in odd), key=lambda d: d.conf)[:ASIDE_TRIES]
+    asides = [(c, sum(_log_odds(sure_odds(d, odd)) for d in c))
               for k in range(MAX_SET_ASIDE + 1) for c in itertools.combinations(doubtful, k)]
     out = []
     for k in range(0, min(MAX_TAKEN, len(held)) + 1):
         for taken in itertools.combinations(held, k):
             take = -sum(_log_odds(q) for _, q in taken)
             for aside, cost in asides:
-                if not k and not (aside and all(_is_stray(d, crowd) for d in aside)):
+                if not k and not (aside and all(_is_stray(d, odd) for d in aside)):
                     continue
                 extra = k - len(aside) - max(lacking, 0)
                 if lacking <= k - len(aside) and extra <= MAX_KONGS:
