@@ -252,3 +252,19 @@ def test_a_box_far_smaller_than_a_tile_is_set_aside_for_the_held_back_indicator(
     _, a = read([*dets, piece])
     assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m") and [m["tiles"] for m in a.melds] == ["555z"]
     assert a.set_aside == [piece] and "九万" in asked_tiles(a)
+
+
+def test_tiles_the_photos_frame_cuts_off_are_no_part_of_the_round() -> None:
+    # three other tiles at the photo's top edge, only their bottom fifth in the photo, boxed surely as 8條: not
+    # tiles of the round (another player's discards), whatever their count; a piece that small inside the photo
+    # still counts (set aside only when the round is better without it)
+    from vision.reader.layout import cut_by_the_frame
+
+    dets = two_rows(HAND, "7s", [["5z", "5z", "5z"]], "9m")
+    dets = [Detection((d.box[0], d.box[1] + 20, d.box[2], d.box[3] + 20), d.tile, d.conf, d.alternatives) for d in dets]
+    cut = [Detection((300 + 40 * i, 0, 330 + 40 * i, 8), "8s", 0.6, (("8s", 0.9),)) for i in range(3)]
+    asked, a = read([*dets, *cut])
+    assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m") and [m["tiles"] for m in a.melds] == ["555z"]
+    assert asked == [0.25] and "set_aside" not in codes(a)
+    inside = Detection((300, 200, 330, 208), "8s", 0.6, (("8s", 0.9),))
+    assert cut_by_the_frame([*dets, *cut, inside], (1000, 1000)) == {id(d) for d in cut}

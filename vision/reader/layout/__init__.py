@@ -118,6 +118,8 @@ CROWDED_ODDS = 0.25
 #: (tuning, 1 140 photos: of 30 such boxes at the threshold 5 were tiles, none under 0.35), a tile at these odds.
 SMALL = 0.5
 SMALL_ODDS = 0.2
+#: A box within this share of the photo's shorter side from its edge touches the frame (`cut_by_the_frame`).
+FRAME_EDGE = 0.01
 #: A photo whose round does not add up is detected again down to this confidence, its boxes under the
 #: threshold held back (`read_layout`). A blank 白板 is named by the classifier (p 0.8–0.99) but its box
 #: scores low (0.05–0.6: an empty face), so it often ends under 0.25; on composed real-pixel photos
@@ -214,8 +216,23 @@ def assign(
 
 
 def _usable(detections: Sequence[Detection], image_size: tuple[int, int] | None) -> list[Detection]:
-    """The boxes with an area whose centre lies in the photo."""
-    return [d for d in detections if d.width > 0 and d.height > 0 and _inside(d, image_size)]
+    """The boxes with an area whose centre lies in the photo, but for tiles the photo's frame cuts off
+    (`cut_by_the_frame`)."""
+    dets = [d for d in detections if d.width > 0 and d.height > 0 and _inside(d, image_size)]
+    cut = cut_by_the_frame(dets, image_size)
+    return [d for d in dets if id(d) not in cut]
+
+
+def cut_by_the_frame(dets: Sequence[Detection], image_size: tuple[int, int] | None) -> set[int]:
+    """The ids of boxes touching the photo's edge that are under `SMALL` of the usual box's area: tiles the frame
+    cuts off, lying beyond the round laid out (another player's discards), never one of its tiles."""
+    if image_size is None or len(dets) < 3:
+        return set()
+    w, h = image_size
+    usual = sorted(d.width * d.height for d in dets)[len(dets) // 2]
+    edge = FRAME_EDGE * min(w, h)
+    return {id(d) for d in dets if d.width * d.height < SMALL * usual
+            and (d.box[0] <= edge or d.box[1] <= edge or d.box[2] >= w - edge or d.box[3] >= h - edge)}
 
 
 def _with_held_back(dets: list[Detection], given: str | None, sure_above: float, options: Any = None,
