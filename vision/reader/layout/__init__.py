@@ -224,15 +224,17 @@ def _usable(detections: Sequence[Detection], image_size: tuple[int, int] | None)
 
 
 def cut_by_the_frame(dets: Sequence[Detection], image_size: tuple[int, int] | None) -> set[int]:
-    """The ids of boxes touching the photo's edge that are under `SMALL` of the usual box's area: tiles the frame
-    cuts off, lying beyond the round laid out (another player's discards), never one of its tiles."""
+    """The ids of boxes touching the photo's edge above or below the rows (left or right of them in a photo shot
+    turned 90°) that are under `SMALL` of the usual box's area: tiles the frame cuts off, lying beyond the round
+    laid out (another player's discards). A row's end cut off by the frame may be the hand's last tile: kept."""
     if image_size is None or len(dets) < 3:
         return set()
     w, h = image_size
     usual = sorted(d.width * d.height for d in dets)[len(dets) // 2]
     edge = FRAME_EDGE * min(w, h)
-    return {id(d) for d in dets if d.width * d.height < SMALL * usual
-            and (d.box[0] <= edge or d.box[1] <= edge or d.box[2] >= w - edge or d.box[3] >= h - edge)}
+    if turned_a_quarter(dets):
+        return {id(d) for d in dets if d.width * d.height < SMALL * usual and (d.box[0] <= edge or d.box[2] >= w - edge)}
+    return {id(d) for d in dets if d.width * d.height < SMALL * usual and (d.box[1] <= edge or d.box[3] >= h - edge)}
 
 
 def _with_held_back(dets: list[Detection], given: str | None, sure_above: float, options: Any = None,
