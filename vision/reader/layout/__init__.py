@@ -230,7 +230,7 @@ def cut_by_the_frame(dets: Sequence[Detection], image_size: tuple[int, int] | No
     if image_size is None or len(dets) < 3:
         return set()
     w, h = image_size
-    usual = sorted(d.width * d.height for d in dets)[len(dets) // 2]
+    usual = _usual_area(dets)
     edge = FRAME_EDGE * min(w, h)
     if turned_a_quarter(dets):
         return {id(d) for d in dets if d.width * d.height < SMALL * usual and (d.box[0] <= edge or d.box[2] >= w - edge)}
@@ -245,7 +245,8 @@ def _with_held_back(dets: list[Detection], given: str | None, sure_above: float,
     held = sorted(((d, q) for d in dets if not _is_sure(d, sure_above) and (q := held_odds(d, sure, turned)) > 0),
                   key=lambda t: -t[1])[:WEAK_TRIES]
     first = first or _assign_any(sure or dets, given, options)
-    if not sure or not (held or _stray_in(first)) or not (_troubled(first) or _short(first) or _pungs(first) or _stray_in(first)):
+    stray = _stray_in(first)
+    if not sure or not (held or stray) or not (_troubled(first) or _short(first) or _pungs(first) or stray):
         return first
     return _take_held_back(first, sure, held, given, options)
 
@@ -270,12 +271,10 @@ def _sure(dets: Sequence[Detection], sure_above: float) -> list[Detection]:
 
 def sure_odds(d: Detection, odd: Mapping[int, float] | None = None) -> float:
     """How likely a box the threshold passed is a true tile, by its confidence (tuning split: 0.25–0.35 four
-    in five, 0.35 and more nineteen in twenty); a doubtful box named 白板 unsurely is table more often than not
-    (`BLANK_TABLE_ODDS`); a box boxed oddly (its id in `odd`, `odd_boxes`) as likely as it says there."""
+    in five, 0.35 and more nineteen in twenty); a box boxed oddly (its id in `odd`, `odd_boxes`) as likely as
+    `odd` says."""
     if odd and id(d) in odd:
         return odd[id(d)]
-    if d.tile == BLANK and d.conf < DOUBTFUL and d.alternatives and d.alternatives[0][1] < BLANK_STRAY_P:
-        return BLANK_TABLE_ODDS
     return min(0.97, 0.5 + d.conf)
 
 
@@ -288,10 +287,9 @@ def crowded(dets: Sequence[Detection]) -> set[int]:
     width = sorted(min(d.width, d.height) for d in dets)[len(dets) // 2]
     out = set()
     for a, b in itertools.combinations(dets, 2):
-        weak, strong = (a, b) if a.conf < b.conf else (b, a)
         across = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
         if across >= 0.5 * min(a.height, b.height) and abs(a.cx - b.cx) < CROWDED * width:
-            out.add(id(weak))
+            out.add(id(a if a.conf < b.conf else b))
     return out
 
 
@@ -299,18 +297,32 @@ def small_boxes(dets: Sequence[Detection]) -> set[int]:
     """The ids of boxes under `SMALL` of the usual box's area: a piece of a tile or of the table, seldom a tile."""
     if len(dets) < 3:
         return set()
-    usual = sorted(d.width * d.height for d in dets)[len(dets) // 2]
+    usual = _usual_area(dets)
     return {id(d) for d in dets if d.width * d.height < SMALL * usual}
+
+
+def _unsure_blank(d: Detection) -> bool:
+    """A doubtful box named 白板 under `BLANK_STRAY_P`: a blank face looks like the table."""
+    return d.tile == BLANK and d.conf < DOUBTFUL and bool(d.alternatives) and d.alternatives[0][1] < BLANK_STRAY_P
 
 
 def odd_boxes(dets: Sequence[Detection]) -> dict[int, float]:
     """The ids of the boxes boxed oddly, with how likely each is a tile of its own: one tile boxed twice
-    (`crowded`, `CROWDED_ODDS`), a box far smaller than a tile (`small_boxes`, `SMALL_ODDS`). However sure, such a
-    box may be set aside (`_held_back_tries`), and it makes a round read again (`_stray_in`)."""
+    (`crowded`, `CROWDED_ODDS`), a box far smaller than a tile (`small_boxes`, `SMALL_ODDS`), a doubtful 白板 named
+    unsurely (`BLANK_TABLE_ODDS`). However sure, such a box may be set aside (`_held_back_tries`), and it makes a
+    round read again (`_stray_in`)."""
     out = dict.fromkeys(crowded(dets), CROWDED_ODDS)
     for i in small_boxes(dets):
         out[i] = min(out.get(i, 1.0), SMALL_ODDS)
+    for d in dets:
+        if _unsure_blank(d):
+            out[id(d)] = min(out.get(id(d), 1.0), BLANK_TABLE_ODDS)
     return out
+
+
+def _usual_area(dets: Sequence[Detection]) -> float:
+    """The median box area of `dets` (not empty)."""
+    return sorted(d.width * d.height for d in dets)[len(dets) // 2]
 
 
 def held_odds(d: Detection, sure: Sequence[Detection], turned: bool = False) -> float:
@@ -325,7 +337,7 @@ def held_odds(d: Detection, sure: Sequence[Detection], turned: bool = False) -> 
     area = d.width * d.height
     if area <= 0 or max((_overlap(d, s) for s in sure if s.conf >= DOUBTFUL), default=0.0) > HELD_COVERED * area:
         return 0.0
-    usual = sorted(s.width * s.height for s in sure)[len(sure) // 2] if sure else area
+    usual = _usual_area(sure) if sure else area
     q = p * min(1.0, box_score(d.conf, p) / HELD_BACK_BOX) * min(1.0, HELD_LARGE * usual / area)
     if named_on_a_place(d):
         q = min(q, GAP_ODDS)
@@ -347,10 +359,9 @@ def _log_odds(q: float) -> float:
 
 
 def _is_stray(d: Detection, odd: Collection[int] = ()) -> bool:
-    """A doubtful box the classifier names no tile surely (`STRAY_P`; a 白板 `BLANK_STRAY_P`), maybe table, or a box
-    boxed oddly (its id in `odd`, `odd_boxes`)."""
-    return id(d) in odd or bool(d.conf < DOUBTFUL and d.alternatives
-                                  and d.alternatives[0][1] < (BLANK_STRAY_P if d.tile == BLANK else STRAY_P))
+    """A doubtful box the classifier names no tile surely (`STRAY_P`), maybe table, or a box boxed oddly (its id
+    in `odd`, `odd_boxes`: a 白板 named unsurely among them)."""
+    return id(d) in odd or bool(d.conf < DOUBTFUL and d.alternatives and d.alternatives[0][1] < STRAY_P)
 
 
 def _stray_in(a: Assignment) -> bool:
