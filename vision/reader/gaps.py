@@ -290,8 +290,13 @@ def faint_tiles(rgb: np.ndarray, dets: Sequence[Detection], boxes: np.ndarray, s
                 break
     if not tried:
         return []
-    out = []
-    for d, top in zip(tried, name(rgb, [d.box for d in tried])):
-        if top and top[0][0] not in (NO_TILE, BACK) and top[0][1] >= sure:
-            out.append(Detection(d.box, top[0][0], tile_confidence(GAP_BOX_SCORE, top[0][1]), tuple(top)))
-    return out
+    named = (named_face(d.box, top, sure) for d, top in zip(tried, name(rgb, [d.box for d in tried])))
+    return [d for d in named if d is not None]
+
+
+def named_face(box: Box, top: Top, sure: float) -> Detection | None:
+    """A tile's face (not `none`, not a back) the classifier names at least `sure` on a place the detector gave
+    no box worth its score: a detection scored as a gap tile (`GAP_BOX_SCORE`), held back by the layout."""
+    if not top or top[0][0] in (NO_TILE, BACK) or top[0][1] < sure:
+        return None
+    return Detection(box, top[0][0], tile_confidence(GAP_BOX_SCORE, top[0][1]), tuple(top))

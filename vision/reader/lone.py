@@ -18,8 +18,7 @@ import numpy as np
 
 from vision.reader.classifier import NO_TILE
 from vision.reader.detection import Detection
-from vision.reader.detector import tile_confidence
-from vision.reader.gaps import COVERED, GAP_BOX_SCORE, GAP_SURE, Namer, covered_share
+from vision.reader.gaps import COVERED, GAP_SURE, Namer, covered_share, named_face
 from vision.reader.layout.geometry import BACK
 
 #: The photo is looked at this wide (pixels): enough for a tile a few dozen pixels wide, cheap to label.
@@ -51,12 +50,17 @@ def _lab(rgb: np.ndarray) -> tuple[np.ndarray, float]:
     return cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32), scale
 
 
+def _faces(dets: Sequence[Detection]) -> list[Detection]:
+    """The boxes named a tile's face (not a back, not `none`)."""
+    return [d for d in dets if d.tile not in (BACK, NO_TILE, "")]
+
+
 def face_mask(rgb: np.ndarray, dets: Sequence[Detection]) -> tuple[np.ndarray, float] | None:
     """Where the photo (at WORK_WIDTH) is nearer the face colour of `dets`' upright faces than the cloth's, and
     the scale to the photo; None when there are no faces to learn from or face and cloth look alike."""
     import cv2
 
-    faces = [d for d in dets if d.tile not in (BACK, NO_TILE, "")]
+    faces = _faces(dets)
     if len(faces) < 3:
         return None
     lab, scale = _lab(rgb)
@@ -83,7 +87,7 @@ def patches(mask: np.ndarray, scale: float, usual_w: float, usual_h: float) -> l
     k = max(3, int(round(0.3 * min(usual_w, usual_h) * scale)) | 1)
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
     usual = usual_w * usual_h
     out = []
     for x, y, w, h, filled in stats[1:]:
@@ -102,12 +106,9 @@ def lone_tiles(rgb: np.ndarray, dets: Sequence[Detection], name: Namer, sure: fl
     if found is None:
         return []
     mask, scale = found
-    faces = [d for d in dets if d.tile not in (BACK, NO_TILE, "")]
+    faces = _faces(dets)
     usual_w = float(np.median([d.width for d in faces]))
     usual_h = float(np.median([d.height for d in faces]))
     boxes = [b for b in patches(mask, scale, usual_w, usual_h) if covered_share(b, dets) <= COVERED][:MOST_PATCHES]
-    out = []
-    for box, top in zip(boxes, name(rgb, boxes)):
-        if top and top[0][0] not in (NO_TILE, BACK) and top[0][1] >= sure:
-            out.append(Detection(box, top[0][0], tile_confidence(GAP_BOX_SCORE, top[0][1]), tuple(top)))
-    return out
+    named = (named_face(box, top, sure) for box, top in zip(boxes, name(rgb, boxes)))
+    return [d for d in named if d is not None]
