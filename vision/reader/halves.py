@@ -24,7 +24,7 @@ on CMD v4's `valid` photos it changes none.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from statistics import median
 
 import numpy as np
@@ -32,10 +32,7 @@ import numpy as np
 from vision.reader.boxes import box_iou, iou_matrix
 from vision.reader.detection import Detection
 from vision.reader.detector import box_score, tile_confidence
-
-Box = tuple[float, float, float, float]
-Top = tuple[tuple[str, float], ...]
-Namer = Callable[[np.ndarray, list[Box]], list[Top]]
+from vision.reader.gaps import Box, Namer, Top
 
 #: The least box score of the detector's own whole-tile box over two halves (it is looser than the tile).
 WHOLE_FLOOR = 0.02
@@ -70,6 +67,22 @@ def union(a: Sequence[float], b: Sequence[float]) -> Box:
 NEIGHBOURS = 3
 
 
+def _nearest(centres: np.ndarray, at: np.ndarray, skip: Sequence[int]) -> list[int]:
+    """The indices of the `NEIGHBOURS` centres nearest to `at`, but for those in `skip`."""
+    order = np.argsort(np.linalg.norm(centres - at, axis=1))
+    return [int(k) for k in order if k not in skip][:NEIGHBOURS]
+
+
+def _box_score(d: Detection) -> float:
+    """The detector's own score of `d`'s box (its `conf` mixes in the classifier's)."""
+    return min(box_score(d.conf, d.alternatives[0][1] if d.alternatives else 1.0), 1.0)
+
+
+def _named_as_whole(d: Detection, box: Box, top: Top) -> Detection:
+    """`box` named `top`'s tile, keeping the box score the detector gave `d` (a half of it)."""
+    return Detection(box, top[0][0], tile_confidence(_box_score(d), top[0][1]), top)
+
+
 def _one_above_the_other(a: Sequence[float], b: Sequence[float]) -> bool:
     """Two boxes share at least 0.7 of the narrower one's width: one lies above the other."""
     shared = min(a[2], b[2]) - max(a[0], b[0])
@@ -90,8 +103,7 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
             u = union(a, b)
             if area(u) > ABUT * (areas[i] + areas[j]):
                 continue
-            near = np.argsort(np.linalg.norm(centres - centres[[i, j]].mean(axis=0), axis=1))
-            others = [areas[k] for k in near if k not in (i, j)][:NEIGHBOURS]
+            others = [areas[k] for k in _nearest(centres, centres[[i, j]].mean(axis=0), (i, j))]
             if len(others) < 2:
                 continue
             usual = median(others)
@@ -123,9 +135,8 @@ def whole_tiles(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, scor
         if any(box_iou(whole, w.box) >= 0.5 for w in wholes):
             continue  # the same tile again, from another pair of its pieces
         taken |= set(pair)
-        halves = [named[i] for i in pair]
-        score = max(box_score(d.conf, d.alternatives[0][1] if d.alternatives else 1.0) for d in halves)
-        wholes.append(Detection(whole, top[0][0], tile_confidence(min(score, 1.0), top[0][1]), top))
+        surer = max((named[i] for i in pair), key=_box_score)
+        wholes.append(_named_as_whole(surer, whole, top))
     return [d for i, d in enumerate(named) if i not in taken] + wholes
 
 
@@ -149,7 +160,7 @@ def short_tiles(named: Sequence[Detection]) -> list[tuple[tuple[Box, ...], int]]
     for i, d in enumerate(named):
         if d.tile in NOT_A_TILE:
             continue
-        near = [k for k in np.argsort(np.linalg.norm(centres - centres[i], axis=1)) if k != i][:NEIGHBOURS]
+        near = _nearest(centres, centres[i], (i,))
         if len(near) < 2:
             continue
         x1, y1, x2, y2 = d.box
@@ -182,7 +193,5 @@ def grown_tiles(rgb: np.ndarray, named: list[Detection], name: Namer) -> list[De
             best[i] = (grown, top)
     out = list(named)
     for i, (grown, top) in best.items():
-        d = named[i]
-        score = box_score(d.conf, d.alternatives[0][1] if d.alternatives else 1.0)
-        out[i] = Detection(grown, top[0][0], tile_confidence(min(score, 1.0), top[0][1]), top)
+        out[i] = _named_as_whole(named[i], grown, top)
     return out
