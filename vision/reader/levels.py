@@ -6,8 +6,9 @@ again, many of them table; here the YOLO stage runs once, down to the floor, and
 the boxes the threshold can pass first, then, if asked, at most `MAX_WEAK` of the others that no
 named box covers, surest first; with `fill_gaps`, also the tiles no box brought (`vision.reader.gaps`:
 a box where a row has a hole or ends short, `gap_tiles`, a box scored under the floor lying alone,
-`faint_tiles`, and a patch of the tiles' face colour no box covers, `vision.reader.lone`), each kept when the classifier is sure of its tile and held back like the faint boxes,
-so that it counts only when the round lacks a tile. The boxes named at the threshold are the detector's
+`faint_tiles`, and a patch of the tiles' face colour no box covers, `vision.reader.lone`), each kept when
+the classifier is sure of its tile and held back like the faint boxes, so that it counts only when the
+round lacks a tile. The boxes named at the threshold are the detector's
 own at that threshold: greedy NMS keeps a box whatever weaker boxes lie under it; a tile boxed as two halves
 or by one half alone is read whole first (`vision.reader.halves`).
 """
