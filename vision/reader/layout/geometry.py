@@ -243,7 +243,7 @@ def weak_splits(row: Sequence[Placed], width: float, hard: set[int], limit: int 
         return []
     row_gaps = gaps(row)
     pitch = [b.u - a.u - width for a, b in zip(row, row[1:])]
-    upright = [p.face_up and p.along < SIDEWAYS_CLEAR * p.across for p in row]  # a loose box may be a little wide
+    upright = [p.face_up and not clearly_sideways(p) for p in row]  # a loose box may be a little wide
     standing = [k for k in range(len(row_gaps)) if upright[k] and upright[k + 1]]
     if len(standing) < 3:
         return []
@@ -257,9 +257,14 @@ def weak_splits(row: Sequence[Placed], width: float, hard: set[int], limit: int 
 def sideways_cuts(row: Sequence[Placed], hard: set[int], limit: int = MAX_WEAK_SPLITS) -> list[int]:
     """Boundaries other than the `hard` ones on either side of a face-up tile clearly sideways inside a group: a
     claimed tile never lies in the concealed hand, so its meld may end or start there, touching the hand."""
-    cuts = sorted({k for i, p in enumerate(row) if p.face_up and p.along >= SIDEWAYS_CLEAR * p.across
+    cuts = sorted({k for i, p in enumerate(row) if clearly_sideways(p)
                    for k in (i - 1, i) if 0 <= k < len(row) - 1 and k not in hard})
     return cuts[:limit]
+
+
+def clearly_sideways(p: Placed) -> bool:
+    """A face-up tile whose box is `SIDEWAYS_CLEAR` longer along the row than across: lying, not a loose box."""
+    return p.face_up and p.along >= SIDEWAYS_CLEAR * p.across
 
 
 def split_at(row: Sequence[Placed], cuts: Sequence[int], row_index: int = 0) -> list[Group]:
