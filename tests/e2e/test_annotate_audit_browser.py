@@ -14,12 +14,14 @@ from tests.e2e.test_phone_journeys import shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
+
 @pytest.fixture(scope="module")
 def modelled_annotate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """The app with its datasets in a temporary folder and the shipped models → (base URL, datasets folder)."""
     datasets = tmp_path_factory.mktemp("datasets")
     with app_server(tmp_path_factory.mktemp("ledger"), {"JINGSUAN_DATASETS": str(datasets)}) as url:
         yield url, datasets
+
 
 def scene_photo(folder: Path, size: str) -> Path:
     """A drawn photo of a row of 14 tiles (KDE default art) the shipped models read: the first is a 三万."""
@@ -34,6 +36,7 @@ def scene_photo(folder: Path, size: str) -> Path:
     image[-1, -1] = (0, 0, 255) if size == "phone" else (255, 0, 0)  # each run's photo is a new one to the dataset
     cv2.imwrite(str(path), image)
     return path
+
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_wrong_class_is_found_by_the_label_check(modelled_annotate_server: tuple[str, Path], browser: object,
