@@ -319,6 +319,22 @@ def test_a_box_on_the_corner_of_four_tiles_in_a_wall_is_none_of_them() -> None:
     assert drop_covered([corner]) == [corner]
 
 
+def test_a_tile_partly_under_two_others_in_a_heap_is_kept() -> None:
+    from vision.reader.detection import Detection
+    from vision.reader.detector import drop_covered
+
+    left = Detection((0, 0, 40, 56), "1m", 0.9)
+    right = Detection((46, 24, 86, 80), "9p", 0.8)
+    under = Detection((26, 8, 66, 64), "5s", 0.5)  # a third under each: together 0.66 of it, a tile of its own
+    assert sorted(d.tile for d in drop_covered([under, left, right])) == ["1m", "5s", "9p"]
+    # the same box named as one of the tiles over it is that tile boxed again
+    again = Detection(under.box, "9p", 0.5)
+    assert sorted(d.tile for d in drop_covered([again, left, right])) == ["1m", "9p"]
+    # a box round two tiles side by side (each wholly inside it) is no tile under them
+    wide = Detection((0, 0, 100, 56), "5s", 0.5)
+    assert "5s" not in {d.tile for d in drop_covered([wide, left, Detection((42, 0, 82, 56), "9p", 0.8)])}
+
+
 def test_none_crops_can_be_mined_with_a_find_only_detector(tmp_path) -> None:
     import cv2
 

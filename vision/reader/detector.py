@@ -39,6 +39,14 @@ COVERED = 0.4
 #: Two-stage: … or more than this fraction inside surer boxes together (a box straddling the corner
 #: of four tiles in a wall of tiles, a quarter in each; on `valid` exact-match 0.19 → 0.44 at conf 0.3).
 COVERED_TOGETHER = 0.6
+#: Two-stage: tiles piled on each other do overlap.  A box no surer box covers more than `COVERED`, that
+#: surer boxes cover up to `PILED_TOGETHER` together, is a tile partly under them when it names another tile
+#: than each of them and none of them lies more than `PILED_UNDER` inside it (two tiles of a pile overlap
+#: about alike; a half box or a box round two tiles holds much of one of them).  On all `valid` photos
+#: the rule kept 19 of the 22 tiles `COVERED_TOGETHER` dropped and 2 of its 331 other boxes; on the unseen
+#: IMG_27xx shoot (tiles scattered in heaps) whole photos 0.400 → 0.486, per-tile 0.969 → 0.978 (2026-12-05).
+PILED_TOGETHER = 0.9
+PILED_UNDER = 0.4
 IOU_THRESHOLD = 0.5
 MAX_DETECTIONS = 300
 
@@ -163,14 +171,23 @@ class TileDetector:
 
 def drop_covered(dets: list[Detection], cover: float = COVERED,
                  together: float = COVERED_TOGETHER) -> list[Detection]:
-    """Tiles never overlap: a box lying more than `cover` of its area inside a surer box, or more than
-    `together` inside surer boxes together, is a tile already found (or parts of several)."""
+    """Tiles seldom overlap: a box lying more than `cover` of its area inside a surer box, or more than
+    `together` inside surer boxes together, is a tile already found (or parts of several), unless it is
+    `piled_under` them."""
     kept: list[Detection] = []
     for d in sorted(dets, key=lambda d: -d.conf):
         inside = covered_shares(d.box, (k.box for k in kept))
-        if max(inside, default=0.0) <= cover and sum(inside) <= together:
+        if max(inside, default=0.0) <= cover and (sum(inside) <= together or piled_under(d, kept, inside)):
             kept.append(d)
     return kept
+
+
+def piled_under(d: Detection, kept: list[Detection], inside: list[float]) -> bool:
+    """A tile lying partly under other tiles of a heap: they cover it up to `PILED_TOGETHER` together, it
+    is no tile of theirs and none of them lies more than `PILED_UNDER` inside it."""
+    over = [k for k, share in zip(kept, inside) if share > 0]
+    return (sum(inside) <= PILED_TOGETHER and all(k.tile != d.tile for k in over)
+            and all(covered_shares(k.box, [d.box])[0] <= PILED_UNDER for k in over))
 
 
 def tile_confidence(box_score: float, class_prob: float) -> float:
