@@ -202,18 +202,36 @@ def test_a_fix_whose_box_is_not_in_its_photo_is_reported_not_applied_elsewhere(t
     assert "label fix not applied, no 1m box at (0.7, 0.5) in train/ok" in report.summary()
 
 
+def test_a_tile_the_labels_left_out_is_added_on_import_once(tmp_path):
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    _make_dataset(src)
+    (tmp_path / "fixes.csv").write_text("split,image,cx,cy,was,is,w,h\n"
+                                        "train,ok,0.2,0.2,-,7z,0.1,0.1\n"     # nothing labelled there: added
+                                        "train,ok,0.5,0.5,-,9m,0.06,0.07\n",  # the 1m box is there already
+                                        encoding="utf-8")
+    report = import_yolo_dataset(src, dst, {"sc1": "1m", "sd2": "2p"}, label_fixes=tmp_path / "fixes.csv")
+    labels = read_yolo_labels(dst / "train/labels/ok.txt")
+    assert [CLASS_NAMES[b.cls] for b in labels] == ["1m", "2p", "7z"]
+    assert (labels[-1].cx, labels[-1].cy, labels[-1].w, labels[-1].h) == pytest.approx((0.2, 0.2, 0.1, 0.1))
+    assert "label not added, train/ok already labels a box at (0.5, 0.5)" in report.summary()
+
+
 def test_an_unreadable_label_fixes_file_says_which_line(tmp_path):
     with pytest.raises(DatasetError, match="unreadable line"):
         read_label_fixes(_fixes(tmp_path / "a.csv", "train,ok,half,0.5,1m,9m"))
     with pytest.raises(UnknownClassError, match="unknown tile '10m'"):
         read_label_fixes(_fixes(tmp_path / "b.csv", "train,ok,0.5,0.5,1m,10m"))
+    (tmp_path / "c.csv").write_text("split,image,cx,cy,was,is,w,h\ntrain,ok,0.5,0.5,-,1m,,\n", encoding="utf-8")
+    with pytest.raises(DatasetError, match="unreadable line"):  # a box added needs its size
+        read_label_fixes(tmp_path / "c.csv")
 
 
 def test_the_shipped_cmd_v4_fixes_each_find_their_box():
     """Every fix of `datasets/cmd-v4-label-fixes.csv` names a box of the photo with the wrong class (checked on
     the dataset's own label files, so a changed download is caught)."""
     fixes = read_label_fixes(CMD_V4_LABEL_FIXES)
-    assert [sum(f.split == s for f in fixes) for s in ("valid", "train")] == [22, 3] and all(f.was != f.shows for f in fixes)
+    assert [sum(f.split == s for f in fixes) for s in ("valid", "train")] == [26, 3] and all(f.was != f.shows for f in fixes)
+    assert sum(f.adds for f in fixes) == 4
     source = Path(__file__).resolve().parents[2].parent / "shared/data/chinese-mahjong-detection-v4"
     if not (source / "valid/labels").is_dir():
         pytest.skip(f"CMD v4 is not at {source}")
@@ -222,4 +240,7 @@ def test_the_shipped_cmd_v4_fixes_each_find_their_box():
         boxes = remap_label(read_yolo_labels(source / fix.split / "labels" / f"{fix.image}.txt"), index_map)
         fixed, missing = fix_labels(boxes, [fix])
         assert not missing, fix
-        assert sum(a != b for a, b in zip(boxes, fixed)) == 1
+        if fix.adds:
+            assert fixed[:-1] == boxes and CLASS_NAMES[fixed[-1].cls] == fix.shows
+        else:
+            assert sum(a != b for a, b in zip(boxes, fixed)) == 1

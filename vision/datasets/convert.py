@@ -90,10 +90,15 @@ CMD_V4_LABEL_FIXES = Path(__file__).resolve().parents[2] / "datasets" / "cmd-v4-
 FIX_TOLERANCE = 0.001
 
 
+#: The `was` of a fix that adds a box the labels left out (a tile the photo shows whole, unlabelled).
+NO_LABEL = "-"
+
+
 @dataclass(frozen=True)
 class LabelFix:
     """One wrong label of an outside dataset: where its box is (split, image name without suffix, normalised
-    centre) and the class the label gives (`was`) and the tile the photo shows (`shows`)."""
+    centre) and the class the label gives (`was`) and the tile the photo shows (`shows`). A fix whose `was` is
+    `NO_LABEL` adds a box of normalised size `w` × `h` where the labels have none."""
 
     split: str
     image: str
@@ -101,18 +106,28 @@ class LabelFix:
     cy: float
     was: str
     shows: str
+    w: float | None = None
+    h: float | None = None
+
+    @property
+    def adds(self) -> bool:
+        return self.was == NO_LABEL
 
 
 def read_label_fixes(path: str | Path) -> list[LabelFix]:
-    """The fixes of a label-fixes CSV (``split,image,cx,cy,was,is``; lines starting with # are comments)."""
+    """The fixes of a label-fixes CSV (``split,image,cx,cy,was,is[,w,h]``; lines starting with # are comments;
+    `w`, `h` only for a box added, `was` = `NO_LABEL`)."""
     lines = [ln for ln in Path(path).read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
     fixes = []
     for row in csv.DictReader(lines):
         try:
-            fix = LabelFix(row["split"], row["image"], float(row["cx"]), float(row["cy"]), row["was"], row["is"])
+            size = (float(row["w"]), float(row["h"])) if row.get("w") else (None, None)
+            fix = LabelFix(row["split"], row["image"], float(row["cx"]), float(row["cy"]), row["was"], row["is"], *size)
+            if fix.adds and not (fix.w and fix.h and fix.w > 0 and fix.h > 0):
+                raise ValueError("a box added needs its size")
         except (KeyError, TypeError, ValueError) as e:
             raise DatasetError(f"标签更正文件 {path} 有一行读不懂：{row}", f"label fixes {path}: unreadable line {row}") from e
-        for code in (fix.was, fix.shows):
+        for code in (fix.shows,) if fix.adds else (fix.was, fix.shows):
             if code not in _CLASS_INDEX:
                 raise UnknownClassError(f"标签更正文件 {path} 里有不认识的牌 {code}", f"label fixes {path}: unknown tile {code!r}")
         fixes.append(fix)
@@ -121,10 +136,18 @@ def read_label_fixes(path: str | Path) -> list[LabelFix]:
 
 def fix_labels(boxes: Sequence[YoloBox], fixes: Sequence[LabelFix]) -> tuple[list[YoloBox], list[LabelFix]]:
     """`boxes` with each fix's box (its class `was`, its centre within `FIX_TOLERANCE`) given the class
-    `shows`; and the fixes that found no such box."""
+    `shows`, and each box a fix adds added; and the fixes that found no such box (or, for a box added, found
+    the photo already labels a box there)."""
     out = list(boxes)
     missing = []
     for fix in fixes:
+        if fix.adds:
+            added = YoloBox(_CLASS_INDEX[fix.shows], fix.cx, fix.cy, fix.w or 0.0, fix.h or 0.0)
+            if any(_yolo_iou(b, added) >= 0.5 for b in out):
+                missing.append(fix)
+            else:
+                out.append(added)
+            continue
         hit = next((i for i, b in enumerate(out) if b.cls == _CLASS_INDEX[fix.was]
                     and abs(b.cx - fix.cx) <= FIX_TOLERANCE and abs(b.cy - fix.cy) <= FIX_TOLERANCE), None)
         if hit is None:
@@ -133,6 +156,16 @@ def fix_labels(boxes: Sequence[YoloBox], fixes: Sequence[LabelFix]) -> tuple[lis
         b = out[hit]
         out[hit] = YoloBox(_CLASS_INDEX[fix.shows], b.cx, b.cy, b.w, b.h)
     return out, missing
+
+
+def _yolo_iou(a: YoloBox, b: YoloBox) -> float:
+    """IoU of two normalised centre-size boxes."""
+    from vision.reader.boxes import box_iou
+
+    def corners(y: YoloBox) -> tuple[float, float, float, float]:
+        return (y.cx - y.w / 2, y.cy - y.h / 2, y.cx + y.w / 2, y.cy + y.h / 2)
+
+    return box_iou(corners(a), corners(b))
 
 
 #: A standing tile face seen from the front is about 3:4 (width:height).
@@ -235,7 +268,8 @@ class ImportReport:
                 + (f", {self.labels_fixed[split]} wrong labels corrected" if self.labels_fixed.get(split) else "")
             )
         for fix in self.fixes_not_found:
-            lines.append(f"label fix not applied, no {fix.was} box at ({fix.cx}, {fix.cy}) in {fix.split}/{fix.image}")
+            lines.append(f"label not added, {fix.split}/{fix.image} already labels a box at ({fix.cx}, {fix.cy})" if fix.adds
+                         else f"label fix not applied, no {fix.was} box at ({fix.cx}, {fix.cy}) in {fix.split}/{fix.image}")
         return "\n".join(lines)
 
 
