@@ -268,3 +268,16 @@ def test_tiles_the_photos_frame_cuts_off_are_no_part_of_the_round() -> None:
     assert asked == [0.25] and "set_aside" not in codes(a)
     inside = Detection((300, 200, 330, 208), "8s", 0.6, (("8s", 0.9),))
     assert cut_by_the_frame([*dets, *cut, inside], (1000, 1000)) == {id(d) for d in cut}
+
+
+def test_a_tile_set_the_detector_scores_low_is_read_from_its_likeliest_held_back_boxes() -> None:
+    # an unseen tile set: eight of the fifteen tiles boxed under the threshold, more than any try takes in,
+    # one of them named only half surely (so not every held-back box is a surely named one)
+    dets = two_rows(HAND, "7s", [["5z", "5z", "5z"]], "9m")
+    for i, p in zip((0, 4, 5, 6, 8, 9, 10, 14), (0.9, 0.9, 0.93, 0.9, 0.5, 0.95, 0.9, 0.97)):
+        dets = hold_back(dets, i, conf=0.18, p=p)
+    dets.append(Detection((600, 300, 630, 340), "8p", 0.08, (("8p", 0.2), ("back", 0.1))))  # table, boxed faintly
+    _, a = read(dets)
+    assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m")
+    assert [m["tiles"] for m in a.melds] == ["555z"] and "not_a_win" not in codes(a)
+    assert "九万" in asked_tiles(a) and "八筒" not in asked_tiles(a)

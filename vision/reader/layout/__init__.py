@@ -243,7 +243,7 @@ def _with_held_back(dets: list[Detection], given: str | None, sure_above: float,
     sure = _sure(dets, sure_above)
     turned = turned_a_quarter(sure)
     held = sorted(((d, q) for d in dets if not _is_sure(d, sure_above) and (q := held_odds(d, sure, turned)) > 0),
-                  key=lambda t: -t[1])[:WEAK_TRIES]
+                  key=lambda t: -t[1])
     first = first or _assign_any(sure or dets, given, options)
     stray = _stray_in(first)
     if not sure or not (held or stray) or not (_troubled(first) or _short(first) or _pungs(first) or stray):
@@ -410,7 +410,7 @@ def _take_held_back(first: Assignment, sure: list[Detection], held: list[tuple[D
     lacking = 14 + (given is None) - len(sure)
     best, best_cost = (first, first.cost) if not (_troubled(first) or _short(first)) else (None, math.inf)
     reads = 0
-    for cost, taken, aside in _held_back_tries(sure, held, lacking):
+    for cost, taken, aside in _held_back_tries(sure, held[:WEAK_TRIES], lacking):
         if reads >= MAX_HELD_BACK_READS:
             break
         if cost >= best_cost:
@@ -425,13 +425,18 @@ def _take_held_back(first: Assignment, sure: list[Detection], held: list[tuple[D
             a.set_aside = list(aside)
             a.questions.append(set_aside_question(aside))
         best, best_cost = a, cost + a.cost
+    if best is not None:
+        return best
     named = [w for w, _ in held if w.alternatives and w.alternatives[0][1] >= NAMED_WEAK]  # e.g. a row of blank 白板
-    if best is None and len(named) > MAX_TAKEN:
-        a = _assign_plain([*sure, *named], given, options)
-        if not _troubled(a):
-            a.questions.append(weak_question(named))
+    many = [named] if len(named) > MAX_TAKEN else []
+    if lacking > MAX_TAKEN:  # a tile set the detector scores low: the likeliest boxes, as many as lack (or a kong more)
+        many += [[w for w, _ in held[:n]] for n in range(lacking, lacking + MAX_KONGS + 1) if n <= len(held)]
+    for taken in many:
+        a = _assign_plain([*sure, *taken], given, options)
+        if not _troubled(a) and not (taken is not named and _short(a)):
+            a.questions.append(weak_question(taken))
             return a
-    return best or first
+    return first
 
 
 def read_layout(detect_at: Callable[[float], list[Detection]], conf: float, image_size: tuple[int, int] | None = None,
