@@ -406,7 +406,8 @@ def _take_held_back(first: Assignment, sure: list[Detection], held: list[tuple[D
     """The most probable complete legal round from the sure boxes and the held-back ones: each try (`_held_back_tries`)
     costs its boxes' doubt + its reading's cost (`Assignment.cost`); tries are read in that order, at most
     `MAX_HELD_BACK_READS`, each only while it may still be cheaper than the best round found. A round as read without them is kept only when it
-    lacks no tile and is legal; every tile taken in is asked about (`weak_added`), every box set aside too."""
+    lacks no tile and is legal; every tile taken in is asked about (`weak_added`), every box set aside too. When no
+    try makes a round, `_take_many_held_back`."""
     lacking = 14 + (given is None) - len(sure)
     best, best_cost = (first, first.cost) if not (_troubled(first) or _short(first)) else (None, math.inf)
     reads = 0
@@ -425,17 +426,28 @@ def _take_held_back(first: Assignment, sure: list[Detection], held: list[tuple[D
             a.set_aside = list(aside)
             a.questions.append(set_aside_question(aside))
         best, best_cost = a, cost + a.cost
-    if best is not None:
-        return best
-    named = [w for w, _ in held if w.alternatives and w.alternatives[0][1] >= NAMED_WEAK]  # e.g. a row of blank 白板
-    many = [named] if len(named) > MAX_TAKEN else []
-    if lacking > MAX_TAKEN:  # a tile set the detector scores low: the likeliest boxes, as many as lack (or a kong more)
-        many += [[w for w, _ in held[:n]] for n in range(lacking, lacking + MAX_KONGS + 1) if n <= len(held)]
-    for taken in many:
-        a = _assign_plain([*sure, *taken], given, options)
-        if not _troubled(a) and not (taken is not named and _short(a)):
-            a.questions.append(weak_question(taken))
+    return best or _take_many_held_back(first, sure, held, lacking, given, options)
+
+
+def _take_many_held_back(first: Assignment, sure: list[Detection], held: list[tuple[Detection, float]], lacking: int,
+                         given: str | None, options: Any = None) -> Assignment:
+    """When no try makes a round: every held-back box the classifier names surely (`NAMED_WEAK`: a row of blank
+    白板), when there are more than a try takes in; else, when the round lacks more than `MAX_TAKEN` tiles (a tile
+    set the detector scores low), the likeliest held-back boxes, as many as it lacks or a kong's fourth tile more,
+    when that makes a whole legal round. The boxes taken are asked about; otherwise `first` stands."""
+    named = [w for w, _ in held if w.alternatives and w.alternatives[0][1] >= NAMED_WEAK]
+    if len(named) > MAX_TAKEN:
+        a = _assign_plain([*sure, *named], given, options)
+        if not _troubled(a):
+            a.questions.append(weak_question(named))
             return a
+    if lacking > MAX_TAKEN:
+        for n in range(lacking, min(lacking + MAX_KONGS, len(held)) + 1):
+            taken = [w for w, _ in held[:n]]
+            a = _assign_plain([*sure, *taken], given, options)
+            if not _troubled(a) and not _short(a):
+                a.questions.append(weak_question(taken))
+                return a
     return first
 
 
