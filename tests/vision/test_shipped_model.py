@@ -42,6 +42,9 @@ SYNTH_TILE_ACCURACY_FLOOR = 0.95
 UNSEEN_SHOOTS_MAP50_FLOOR = 0.91
 UNSEEN_SHOOTS_BOX_RECALL_FLOOR = 0.96
 UNSEEN_SHOOTS_TILE_ACCURACY_FLOOR = 0.92
+#: IMG_27xx alone (35 phone photos, tiles in rows and in heaps), whole photos right at conf 0.25: measured 0.600
+#: (2026-12-05, fourth session: a tile partly under two others kept, `detector.piled_under`; 0.400 before it).
+HEAPS_WHOLE_PHOTO_FLOOR = 0.54
 HELD_OUT_BOX_RECALL_FLOOR = 0.97
 HELD_OUT_TILE_ACCURACY_FLOOR = 0.55
 
@@ -98,6 +101,15 @@ def test_reads_real_photos_of_shoots_no_training_photo_comes_from_above_floor(de
     assert res.map50 >= UNSEEN_SHOOTS_MAP50_FLOOR
     assert res.box_recall >= UNSEEN_SHOOTS_BOX_RECALL_FLOOR
     assert res.tile_accuracy >= UNSEEN_SHOOTS_TILE_ACCURACY_FLOOR
+
+
+@needs_real_data
+def test_reads_most_phone_photos_of_an_unseen_set_whole_heaps_included(detector, real_valid, tmp_path):
+    from vision.datasets.yolo import unseen_families, write_split
+
+    phone = next(v for v in unseen_families(_real_data() / "train", real_valid).values() if len(v) == 35)
+    res = evaluate(write_split(phone, tmp_path / "phone"), lambda p: detector(p, conf=0.25))
+    assert res.hand_exact_match >= HEAPS_WHOLE_PHOTO_FLOOR
 
 
 @pytest.mark.skipif(
