@@ -99,3 +99,26 @@ def test_a_blank_white_dragon_read_face_down_in_the_hand_is_read_as_the_face_the
     _, a = read_layout(lambda c: [d for d in photo((("back", 0.97), ("5z", 0.01))) if d.conf >= c], 0.25)
     assert a.hand.count("5z") == 1  # the back is not taken for 白 on a guess
     assert any(q["code"] in ("hand_back", "not_a_win") for q in a.questions)
+
+
+def test_a_concealed_kongs_end_back_read_as_a_blank_white_dragon_is_read_as_the_back() -> None:
+    # a 暗杠 laid back · 1筒 · 1筒 · back, its right-hand back (a light one) read 白板 0.51 / back 0.19: no meld is
+    # back · 1筒 · 1筒 · 白, so the 暗杠 is read, the change asked about; with no back among the box's choices the
+    # group stays unexplained and the round is said not to be a win
+    tw, th = 30.0, 40.0
+    hand = ["1m", "1m", "9m", "9m", "5p", "6p", "7p", "3s", "4s", "5s"]
+
+    def photo(end_alternatives: tuple[tuple[str, float], ...]) -> list[Detection]:
+        dets = [Detection((10 + i * tw, 100, 10 + (i + 1) * tw, 100 + th), c, 0.9, ((c, 0.97),)) for i, c in enumerate(hand)]
+        dets.append(Detection((10 + 11 * tw, 100, 10 + 12 * tw, 100 + th), "9m", 0.9, (("9m", 0.97),)))
+        kong = [("back", (("back", 0.95),)), ("1p", (("1p", 0.97),)), ("1p", (("1p", 0.97),)), ("5z", end_alternatives)]
+        dets += [Detection((60 + i * tw, 20, 60 + (i + 1) * tw, 20 + th), c, 0.8, alts) for i, (c, alts) in enumerate(kong)]
+        return [*dets, Detection((10, 20, 10 + tw, 20 + th), "8s", 0.9, (("8s", 0.97),))]
+
+    _, a = read_layout(lambda c: [d for d in photo((("5z", 0.51), ("back", 0.19), ("1p", 0.01))) if d.conf >= c], 0.25)
+    assert (sorted(a.hand), a.win_tile, a.indicator) == (sorted(hand), "9m", "8s")
+    assert [(m["type"], m["tiles"]) for m in a.melds] == [("angang", "1111p")]
+    assert any(q["code"] == "legal_fix" and "背面" in q["zh"] for q in a.questions)
+    _, a = read_layout(lambda c: [d for d in photo((("5z", 0.97), ("7z", 0.01))) if d.conf >= c], 0.25)
+    assert not a.melds or a.melds[0]["type"] != "angang"
+    assert any(q["code"] == "not_a_win" for q in a.questions)

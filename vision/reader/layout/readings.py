@@ -52,6 +52,7 @@ COSTS = {
     "stack_ignored": 1.0,      # three alike with a stacked-looking tile read as a 碰
     "sideways_in_hand": 1.5,   # a concealed tile lying sideways
     "weak_gap": 1.0,           # a group set apart by a gap narrower than `split_groups` asks (`weak_splits`)
+    "back_read_as_face": 1.5,  # a 暗杠's end tile read as a face (a light back passes for a blank 白板)
 }
 #: A kong's fourth tile set apart lies at most this many tile widths from the other three.
 KONG_APART = 0.8
@@ -86,7 +87,7 @@ class Unit:
     tiles: tuple[Placed, ...]
     row: int
     merged: bool = False
-    kind: str | None = None  # "stacked": a kong whose fourth tile lies on the middle one; "back_misread"
+    kind: str | None = None  # "stacked": a kong whose fourth tile lies on the middle one; "back_misread"; "end_back"
     weak: bool = False  # set apart from the tile before it by a weak gap only (`geometry.weak_splits`)
 
     @property
@@ -179,9 +180,12 @@ def row_readings(row: Sequence[Placed], width: float, row_index: int = 0) -> lis
 
 
 def _other_reading(tiles: Sequence[Placed]) -> str | None:
-    """A group of three that may be read another way: 'stacked' (three alike, one of them shifted across
+    """A group that may be read another way: of three, 'stacked' (three alike, one of them shifted across
     the row or taller: a kong's fourth tile lies on it) or 'back_misread' (one face-down box the
-    classifier also sees a face in: a pung, not a kong with a tile missing)."""
+    classifier also sees a face in: a pung, not a kong with a tile missing); of four, 'end_back'
+    (`end_read_as_face`)."""
+    if len(tiles) == 4:
+        return "end_back" if end_read_as_face(tiles) is not None else None
     if len(tiles) != 3:
         return None
     backs = [p for p in tiles if not p.face_up]
@@ -195,6 +199,22 @@ def _other_reading(tiles: Sequence[Placed]) -> str | None:
     shifted = standing and min(a.v, c.v) - b.v > STACK_SHIFT * across[1]
     tall = standing and across[-1] > STACK_TALL * across[1]  # a sideways tile lies low: no height to go by
     return "stacked" if shifted or tall or (standing and _middle_rises(a, b, c)) else None
+
+
+def end_read_as_face(tiles: Sequence[Placed]) -> Placed | None:
+    """A 暗杠 whose far back was read as a face: four tiles, a back at one end, two alike faces in the middle and at
+    the other end a face read as another tile, that the classifier also saw a back in (a light back passes for a blank
+    白板). That end tile, else None."""
+    row = sorted(tiles, key=lambda p: p.u)
+    if len(row) != 4 or sum(not p.face_up for p in row) != 1 or not all(p.face_up for p in row[1:3]):
+        return None
+    if not _alike(row[1], row[2]):
+        return None
+    for back, end in ((row[0], row[3]), (row[3], row[0])):
+        if (not back.face_up and end.face_up and end.tile != row[1].tile
+                and any(c == BACK for c, _ in choices(end.det)[1:])):
+            return end
+    return None
 
 
 def _middle_rises(a: Placed, b: Placed, c: Placed) -> bool:
@@ -229,6 +249,8 @@ def _meld_type(u: Unit) -> str | None:
         return "gang3"
     if u.kind == "back_misread":
         return "three"
+    if u.kind == "end_back":
+        return "angang"
     if u.backs:
         return "angang" if len(u.tiles) in (3, 4) and u.backs < len(u.tiles) or len(u.tiles) == 4 else None
     return {3: "three", 4: "gang"}.get(len(u.tiles))
@@ -341,6 +363,8 @@ def _meld_cost(u: Unit, kind: str) -> float:
     odd = COSTS["kong_apart"] * (u.merged or u.kind == "stacked")
     if kind == "angang" and len(u.tiles) == 3:
         odd += COSTS["kong_tile_missed"]
+    if u.kind == "end_back":
+        odd += COSTS["back_read_as_face"]
     return (0.0 if shown else COSTS["meld_in_hand_row"]) + odd
 
 
@@ -400,8 +424,11 @@ def hypothesis(plan: Plan, given: str | None) -> tuple[Hypothesis, list[Placed]]
         if role == "meld":
             meld = len(melds)
             melds.append(_meld_type(u) or "three")
-            hidden.append(u.backs)
+            hidden.append(u.backs + (u.kind == "end_back"))
+        end = end_read_as_face(u.tiles) if u.kind == "end_back" and role == "meld" else None
         for p in u.tiles:
+            if p is end:
+                continue
             if p.face_up or u.kind == "back_misread" or (role in ("hand", "win") and face_behind_back(p.det)):
                 slots.append(Slot(role, choices(p.det), meld))
                 placed.append(p)
@@ -432,6 +459,8 @@ def _decision(plan: Plan, placed: list[Placed], d: Decoded, given: str | None) -
     groups: list[Group] = []
     indicator = given
     for u, role in plan.units:
+        if u.kind == "end_back" and role == "meld" and (end := end_read_as_face(u.tiles)) is not None:
+            code_of[id(end)] = BACK
         tiles = [replace(p, det=replace(p.det, tile=code_of[id(p)])) if id(p) in code_of else p for p in u.tiles]
         for p, q in zip(u.tiles, tiles):
             if p.tile != q.tile:
