@@ -62,6 +62,7 @@ from vision.datasets.yolo import (
     read_yolo_labels,
     write_yolo_labels,
 )
+from vision.reader.boxes import box_iou
 from vision.reader.detection import CLASS_NAMES
 from vision.reader.memory import MEMORY_FILENAME
 
@@ -143,7 +144,7 @@ def fix_labels(boxes: Sequence[YoloBox], fixes: Sequence[LabelFix]) -> tuple[lis
     for fix in fixes:
         if fix.adds:
             added = YoloBox(_CLASS_INDEX[fix.shows], fix.cx, fix.cy, fix.w or 0.0, fix.h or 0.0)
-            if any(_yolo_iou(b, added) >= 0.5 for b in out):
+            if any(box_iou(b.xyxy(), added.xyxy()) >= 0.5 for b in out):
                 missing.append(fix)
             else:
                 out.append(added)
@@ -156,16 +157,6 @@ def fix_labels(boxes: Sequence[YoloBox], fixes: Sequence[LabelFix]) -> tuple[lis
         b = out[hit]
         out[hit] = YoloBox(_CLASS_INDEX[fix.shows], b.cx, b.cy, b.w, b.h)
     return out, missing
-
-
-def _yolo_iou(a: YoloBox, b: YoloBox) -> float:
-    """IoU of two normalised centre-size boxes."""
-    from vision.reader.boxes import box_iou
-
-    def corners(y: YoloBox) -> tuple[float, float, float, float]:
-        return (y.cx - y.w / 2, y.cy - y.h / 2, y.cx + y.w / 2, y.cy + y.h / 2)
-
-    return box_iou(corners(a), corners(b))
 
 
 #: A standing tile face seen from the front is about 3:4 (width:height).
