@@ -217,6 +217,11 @@ def end_read_as_face(tiles: Sequence[Placed]) -> Placed | None:
     return None
 
 
+def _end_read_back(u: Unit, role: str) -> Placed | None:
+    """The tile a unit read 'end_back' as a meld takes for a back (`end_read_as_face`), else None."""
+    return end_read_as_face(u.tiles) if u.kind == "end_back" and role == "meld" else None
+
+
 def _middle_rises(a: Placed, b: Placed, c: Placed) -> bool:
     """The middle `b` of three standing tiles in row order reaches `STACK_RISE` higher than the outer two, its
     bottom in line with theirs (the stacked pair boxed as one), or lies `STACK_LIFTED` higher as a whole (the
@@ -425,7 +430,7 @@ def hypothesis(plan: Plan, given: str | None) -> tuple[Hypothesis, list[Placed]]
             meld = len(melds)
             melds.append(_meld_type(u) or "three")
             hidden.append(u.backs + (u.kind == "end_back"))
-        end = end_read_as_face(u.tiles) if u.kind == "end_back" and role == "meld" else None
+        end = _end_read_back(u, role)
         for p in u.tiles:
             if p is end:
                 continue
@@ -459,7 +464,7 @@ def _decision(plan: Plan, placed: list[Placed], d: Decoded, given: str | None) -
     groups: list[Group] = []
     indicator = given
     for u, role in plan.units:
-        if u.kind == "end_back" and role == "meld" and (end := end_read_as_face(u.tiles)) is not None:
+        if (end := _end_read_back(u, role)) is not None:
             code_of[id(end)] = BACK
         tiles = [replace(p, det=replace(p.det, tile=code_of[id(p)])) if id(p) in code_of else p for p in u.tiles]
         for p, q in zip(u.tiles, tiles):
