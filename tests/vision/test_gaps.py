@@ -63,8 +63,8 @@ class Classifier:
     def __init__(self, truth: list[tuple[Box, str]], lie: str | None = None) -> None:
         self.truth, self.lie = truth, lie
 
-    def classify_top(self, rgb: np.ndarray, boxes: list[Box], k: int = 3,
-                     first: np.ndarray | None = None) -> list[tuple[tuple[str, float], ...]]:
+    def classify_top(self, rgb: np.ndarray, boxes: list[Box], k: int = 3, first: np.ndarray | None = None,
+                     needed: np.ndarray | None = None) -> list[tuple[tuple[str, float], ...]]:
         out = []
         for box in boxes:
             fit, code = max((box_iou(t[0], box), t[1]) for t in self.truth)

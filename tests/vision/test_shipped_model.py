@@ -38,12 +38,15 @@ SYNTH_TILE_ACCURACY_FLOOR = 0.95
 #: recall 0.980, per-tile 0.608, mAP50 0.54 (2026-12-04; v8: 1.000 / 0.623, v7: per-tile 0.593); classifier
 #: v4, before the varied drawn sets, read such scenes at per-tile 0.33-0.40.
 #: The 51 `valid` photos of the two shoots `train` has no photo of (`vision.datasets.yolo.unseen_families`):
-#: measured mAP50 0.931, box recall 0.975, per-tile 0.939 (step 3 + v9, 2026-12-04).
-UNSEEN_SHOOTS_MAP50_FLOOR = 0.91
+#: measured mAP50 0.968, box recall 0.995, per-tile 0.975 (2026-12-05, fifth session: the third look at
+#: crops still unsure, `classifier.THIRD_LOOK_TILTS`; 0.951 / 0.988 / 0.957 without it, so the mAP50 and
+#: per-tile floors fail when it is lost; 0.931 / 0.975 / 0.939 on 2026-12-04).
+UNSEEN_SHOOTS_MAP50_FLOOR = 0.955
 UNSEEN_SHOOTS_BOX_RECALL_FLOOR = 0.96
-UNSEEN_SHOOTS_TILE_ACCURACY_FLOOR = 0.92
-#: IMG_27xx alone (35 phone photos, tiles in rows and in heaps), whole photos right at conf 0.25: measured 0.600
-#: (2026-12-05, fourth session: a tile partly under two others kept, `detector.piled_under`; 0.400 before it).
+UNSEEN_SHOOTS_TILE_ACCURACY_FLOOR = 0.965
+#: IMG_27xx alone (35 phone photos, tiles in rows and in heaps), whole photos right at conf 0.25: measured 0.629
+#: (2026-12-05, fifth session, the third look; 0.600 in the fourth session, when a tile partly under two others
+#: was first kept, `detector.piled_under`; 0.400 before it). One photo is 0.029: the floor leaves two.
 HEAPS_WHOLE_PHOTO_FLOOR = 0.54
 HELD_OUT_BOX_RECALL_FLOOR = 0.97
 HELD_OUT_TILE_ACCURACY_FLOOR = 0.55

@@ -5,7 +5,9 @@ resolution (a 12-MP photo letterboxed to 416 px leaves a tile some 20 px wide, t
 4/5/6筒 or 二/三萬 apart).  A crop is the box grown by `CROP_MARGIN`, turned upright when it is
 wider than tall (a claimed tile lies sideways), and resized to `CROP_W` × `CROP_H`.  A crop the
 first look is unsure of (`SECOND_LOOK_BELOW`) gets a second look: the crop turned 180° and a wider
-crop (`SECOND_LOOK_MARGIN`) both ways round, the four readings averaged (`second_look_views`).
+crop (`SECOND_LOOK_MARGIN`) both ways round, the four readings averaged (`second_look_views`).  A crop
+still unsure after that gets a third look: the usual crop tilted by each of `THIRD_LOOK_TILTS` (a tile
+lying askew in a heap, stood up), both ways round, averaged with the four (`third_look_views`).
 
 Besides the 35 classes of the detector it has a 36th, `none` (`NO_TILE`): the box holds no tile
 of the game (a flower, two half tiles, the table).  It is never given as an answer: a box is named
@@ -39,6 +41,13 @@ SECOND_LOOK_BELOW = 0.8
 #: strokes). Chosen on the 238 `valid` photos of seen shoots, cached boxes (`bench/classifier_variants.py
 #: --tta`): per-tile 5 270 → 5 278 of 5 372, whole photos 177 → 178; 0.21 and 0.30 gained less (2026-12-05).
 SECOND_LOOK_MARGIN = 0.24
+#: The third look's tilts (degrees, counter-clockwise) of a crop the second look left unsure. Chosen on the
+#: 238 `valid` photos of seen shoots and the 1 140 saved composed tuning photos against 0/±15/±20/±25,
+#: upright only or both ways up, and as more views of the second look itself (docs/detector.md, "A third
+#: look, tilted"): seen shoots' whole photos 0.807 → 0.824, per-tile 0.987 → 0.989 (2026-12-05).
+THIRD_LOOK_TILTS: tuple[float, ...] = (15.0, -15.0)
+#: The photo around a tilted crop, a side, that fills its corners once it is turned (as a share of the box).
+TILT_PAD = 0.3
 MEAN = np.array([0.5, 0.5, 0.5], dtype=np.float32)
 STD = np.array([0.25, 0.25, 0.25], dtype=np.float32)
 #: How many of its likeliest classes the classifier gives each box (`classify_top`): the layout's
@@ -86,6 +95,46 @@ def second_look_views(rgb: np.ndarray, boxes: list[tuple[float, float, float, fl
     return [turned(usual), wide, turned(wide)]
 
 
+def tilted_crops(rgb: np.ndarray, box: tuple[float, float, float, float], angles: tuple[float, ...]) -> list[np.ndarray]:
+    """The usual crop of `box` (`crop_tile`) turned by each of `angles` (degrees, counter-clockwise) about its
+    centre, its corners filled from the photo around it (a tile lying askew by -angle comes out upright)."""
+    import cv2
+
+    x1, y1, x2, y2 = box
+    bw, bh = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+    grown = CROP_MARGIN + TILT_PAD
+    ix1, iy1 = int(np.floor(x1 - bw * grown)), int(np.floor(y1 - bh * grown))
+    ix2, iy2 = int(np.ceil(x2 + bw * grown)), int(np.ceil(y2 + bh * grown))
+    h, w = rgb.shape[:2]
+    cx1, cy1, cx2, cy2 = max(0, ix1), max(0, iy1), min(w, ix2), min(h, iy2)
+    if cx2 <= cx1 or cy2 <= cy1:
+        return [np.zeros((CROP_H, CROP_W, 3), np.uint8) for _ in angles]
+    region = cv2.copyMakeBorder(rgb[cy1:cy2, cx1:cx2], cy1 - iy1, iy2 - cy2, cx1 - ix1, ix2 - cx2, cv2.BORDER_REPLICATE)
+    if bw > bh * 1.15:  # a sideways (claimed) tile: stand it up, as `crop_tile` does
+        region = np.ascontiguousarray(np.rot90(region, -1))
+    scale = (1 + 2 * grown) / (1 + 2 * CROP_MARGIN)
+    big_w, big_h = int(round(CROP_W * scale)), int(round(CROP_H * scale))
+    big = cv2.resize(region, (big_w, big_h), interpolation=cv2.INTER_AREA)
+    ox, oy = (big_w - CROP_W) // 2, (big_h - CROP_H) // 2
+    out = []
+    for angle in angles:
+        turn = cv2.getRotationMatrix2D((big_w / 2, big_h / 2), angle, 1.0)
+        turn[:, 2] -= (ox, oy)  # cut the middle CROP_W × CROP_H out while turning
+        out.append(cv2.warpAffine(big, turn, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+    return out
+
+
+def third_look_views(rgb: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[np.ndarray]:
+    """The extra views of a third look at `boxes`: the usual crop tilted by each of `THIRD_LOOK_TILTS`,
+    both ways up — each an N × H × W × 3 stack."""
+    per_box = [tilted_crops(rgb, b, THIRD_LOOK_TILTS) for b in boxes]
+    views = []
+    for k in range(len(THIRD_LOOK_TILTS)):
+        tilted = np.stack([crops[k] for crops in per_box])
+        views += [tilted, turned(tilted)]
+    return views
+
+
 def tile_columns(names: tuple[str, ...]) -> list[int]:
     """Indices of a classifier's classes that are tiles of the game (all but `NO_TILE`)."""
     return [i for i, n in enumerate(names) if n != NO_TILE]
@@ -124,10 +173,14 @@ class TileClassifier:
         return [top[0] for top in self.classify_top(rgb, boxes, 1)]
 
     def classify_top(self, rgb: np.ndarray, boxes: list[tuple[float, float, float, float]],
-                     k: int = TOP_CHOICES, first: np.ndarray | None = None) -> list[tuple[tuple[str, float], ...]]:
+                     k: int = TOP_CHOICES, first: np.ndarray | None = None,
+                     needed: np.ndarray | None = None) -> list[tuple[tuple[str, float], ...]]:
         """The `k` most likely tile classes of each box with their probabilities, best first; never `NO_TILE`.
-        A box the first look is unsure of is read from the mean of four views (`second_look_views`). `first`: the
-        first look's probabilities of `boxes` when the caller has already read them (`gaps.first_look_namer`)."""
+        A box the first look is unsure of is read from the mean of four views (`second_look_views`), one still
+        unsure from the mean of those and the tilted ones (`third_look_views`). `first`: the
+        first look's probabilities of `boxes` when the caller has already read them (`gaps.first_look_namer`).
+        `needed`: the least probability each box's tile must reach to be kept; a box that could not reach it
+        even were every tilted view sure gets no third look (None: every box may)."""
         if not boxes:
             return []
         probs = self(np.stack([crop_tile(rgb, b) for b in boxes])) if first is None else np.array(first, copy=True)
@@ -137,6 +190,15 @@ class TileClassifier:
             views = second_look_views(rgb, [boxes[i] for i in unsure])
             more = self(np.concatenate(views)).reshape(len(views), len(unsure), -1)
             probs[unsure] = (probs[unsure] + more.sum(axis=0)) / (1 + len(views))
+            still = unsure[probs[unsure][:, tiles].max(axis=1) < SECOND_LOOK_BELOW]
+            seen, tilts = 1 + len(views), 2 * len(THIRD_LOOK_TILTS)
+            if needed is not None and len(still):
+                at_best = (probs[still][:, tiles].max(axis=1) * seen + tilts) / (seen + tilts)
+                still = still[at_best >= np.asarray(needed)[still]]
+            tilted = third_look_views(rgb, [boxes[i] for i in still]) if len(still) else []
+            if tilted:
+                again = self(np.concatenate(tilted)).reshape(len(tilted), len(still), -1)
+                probs[still] = (probs[still] * seen + again.sum(axis=0)) / (seen + len(tilted))
         order = np.argsort(-probs[:, tiles], axis=1, kind="stable")[:, :k]
         return [tuple((self.names[tiles[j]], float(probs[n, tiles[j]])) for j in row) for n, row in enumerate(order)]
 

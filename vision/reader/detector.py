@@ -139,7 +139,7 @@ class TileDetector:
         rgb = load_image(image)
         if self.classifier is not None:  # boxes under `box_floor` cannot pass and are not classified
             mapped, scores, _ = self.find_boxes(rgb, box_floor(conf), iou, max_det, agnostic_score=True)
-            return [d for d in self._classify(rgb, mapped, scores) if d.conf >= conf]
+            return [d for d in self._classify(rgb, mapped, scores, conf) if d.conf >= conf]
         mapped, scores, cls_ids = self.find_boxes(rgb, conf, iou, max_det, agnostic_score=False)
         dets = [
             Detection(tuple(float(v) for v in b), self.names[int(c)], float(s))  # type: ignore[arg-type]
@@ -157,13 +157,16 @@ class TileDetector:
         keep = nms(boxes, scores, iou, max_det)
         return boxes_to_image(boxes[keep], geo), scores[keep], cls_ids[keep]
 
-    def _classify(self, rgb: np.ndarray, mapped: np.ndarray, box_scores: np.ndarray) -> list[Detection]:
-        """Second stage: name each box from a crop of the full-resolution photo."""
+    def _classify(self, rgb: np.ndarray, mapped: np.ndarray, box_scores: np.ndarray,
+                  conf: float = 0.0) -> list[Detection]:
+        """Second stage: name each box from a crop of the full-resolution photo. `conf`: the confidence the
+        caller keeps from; a box that cannot reach it however its tile is named is not looked at a third time."""
         good = [(tuple(float(v) for v in b), float(s)) for b, s in zip(mapped, box_scores)
                 if (b[2] - b[0]) > 0 and (b[3] - b[1]) > 0]
         top = getattr(self.classifier, "classify_top", None)  # a classifier without top choices gives its first
         crops = [b for b, _ in good]
-        labels = (top(rgb, crops) if top else [(x,) for x in self.classifier.classify(rgb, crops)]) if good else []  # type: ignore[union-attr]
+        needed = np.array([class_prob_needed(conf, s) for _, s in good])
+        labels = (top(rgb, crops, needed=needed) if top else [(x,) for x in self.classifier.classify(rgb, crops)]) if good else []  # type: ignore[union-attr]
         dets = [Detection(b, top[0][0], tile_confidence(s, top[0][1]), top)  # type: ignore[arg-type]
                 for (b, s), top in zip(good, labels)]
         return sorted(drop_covered(dets), key=lambda d: (d.cx, d.cy))
@@ -200,6 +203,13 @@ def box_floor(conf: float) -> float:
     """The least box score whose tile can reach `conf` once named: box^⅔ × class^⅓ ≥ conf needs box ≥ conf^1.5
     (and every box from `BOX_THRESHOLD` up is named)."""
     return max(min(conf, BOX_THRESHOLD), conf ** (1 / BOX_WEIGHT))
+
+
+def class_prob_needed(conf: float, box_score: float) -> float:
+    """The least class probability that lifts a box of `box_score` to `conf` (`tile_confidence` ≥ conf)."""
+    if conf <= 0:
+        return 0.0
+    return (conf / max(box_score, 1e-9) ** BOX_WEIGHT) ** (1 / (1 - BOX_WEIGHT))
 
 
 def box_score(conf: float, class_prob: float) -> float:
