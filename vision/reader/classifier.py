@@ -32,6 +32,8 @@ CROP_W, CROP_H = 48, 64
 #: range, gives it more of the tile's border (a box cut a little short no longer hides the top stroke
 #: of 二/三萬): valid per-tile 0.966 → 0.969, exact-match 0.626 → 0.651 (2026-12-03).
 CROP_MARGIN = 0.12
+#: A crop this much wider than tall holds a sideways (claimed) tile, and is stood upright.
+SIDEWAYS = 1.15
 #: Margin of the crops the classifier is trained on (`vision.training.classifier`).
 TRAIN_CROP_MARGIN = 0.08
 #: A crop whose likeliest tile has a probability below this is looked at again (about one crop in
@@ -77,7 +79,7 @@ def crop_tile(rgb: np.ndarray, box: tuple[float, float, float, float], margin: f
     if ix2 <= ix1 or iy2 <= iy1:
         return np.zeros((CROP_H, CROP_W, 3), np.uint8)
     crop = rgb[iy1:iy2, ix1:ix2]
-    if crop.shape[1] > crop.shape[0] * 1.15:  # a sideways (claimed) tile: stand it up
+    if crop.shape[1] > crop.shape[0] * SIDEWAYS:  # a sideways (claimed) tile: stand it up
         crop = np.ascontiguousarray(np.rot90(crop, -1))
     return cv2.resize(crop, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
 
@@ -110,7 +112,7 @@ def tilted_crops(rgb: np.ndarray, box: tuple[float, float, float, float], angles
     if cx2 <= cx1 or cy2 <= cy1:
         return [np.zeros((CROP_H, CROP_W, 3), np.uint8) for _ in angles]
     region = cv2.copyMakeBorder(rgb[cy1:cy2, cx1:cx2], cy1 - iy1, iy2 - cy2, cx1 - ix1, ix2 - cx2, cv2.BORDER_REPLICATE)
-    if bw > bh * 1.15:  # a sideways (claimed) tile: stand it up, as `crop_tile` does
+    if bw > bh * SIDEWAYS:  # a sideways (claimed) tile: stand it up, as `crop_tile` does
         region = np.ascontiguousarray(np.rot90(region, -1))
     scale = (1 + 2 * grown) / (1 + 2 * CROP_MARGIN)
     big_w, big_h = int(round(CROP_W * scale)), int(round(CROP_H * scale))
