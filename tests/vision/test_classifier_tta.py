@@ -195,3 +195,20 @@ def test_a_box_that_could_not_be_kept_however_named_gets_no_third_look(monkeypat
     for conf, score in [(0.25, 0.2), (0.25, 0.6), (0.1, 0.05)]:
         assert abs(tile_confidence(score, class_prob_needed(conf, score)) - conf) < 1e-9
     assert class_prob_needed(0.0, 0.3) == 0.0
+
+
+def test_a_crop_the_second_look_left_fairly_sure_gets_no_third_look(monkeypatch) -> None:  # noqa: ANN001
+    img, box = _photo_with_an_askew_tile()
+
+    def fairly_sure(crops: np.ndarray) -> np.ndarray:
+        p = np.full((len(crops), len(CLASSIFIER_NAMES)), 1e-4)
+        p[:, CLASSIFIER_NAMES.index("9p")] = 0.6  # under SECOND_LOOK_BELOW, over THIRD_LOOK_BELOW on every view
+        return p
+
+    clf, calls = _counting_classifier(monkeypatch, fairly_sure)
+    [(tile, p)] = clf.classify(img, [box])
+    assert (tile, round(p, 2), calls) == ("9p", 0.6, [1, 3])
+    monkeypatch.setattr(C, "THIRD_LOOK_BELOW", 0.8)
+    calls.clear()
+    clf.classify(img, [box])
+    assert calls == [1, 3, 4]
