@@ -212,7 +212,6 @@ def test_an_unsure_crop_gets_a_second_look_from_four_views(monkeypatch) -> None:
         return p
 
     monkeypatch.setattr(C.TileClassifier, "__call__", lambda self, crops: reading(crops))
-    monkeypatch.setattr(C, "THIRD_LOOK_TILTS", ())  # the second look alone (0.79 would earn a third)
     clf = C.TileClassifier.__new__(C.TileClassifier)
     clf.names = CLASSIFIER_NAMES
     (a, pa), (b, pb) = clf.classify(img, [(20, 20, 60, 76), (120, 20, 160, 76)])

@@ -39,7 +39,6 @@ def _classifier(monkeypatch) -> C.TileClassifier:  # noqa: ANN001
 
 def test_a_box_cut_short_of_the_top_stroke_is_read_right_from_the_wider_second_look(monkeypatch) -> None:  # noqa: ANN001
     img, box = _photo_with_a_stroke_above_the_box()
-    monkeypatch.setattr(C, "THIRD_LOOK_TILTS", ())  # the second look alone (0.65 leaves it unsure)
     [(tile, p)] = _classifier(monkeypatch).classify(img, [box])
     assert tile == "3m"  # the two wider views see the stroke and outvote the two usual ones
     assert abs(p - (0.4 + 0.4 + 0.9 + 0.9) / 4) < 1e-3
@@ -48,7 +47,7 @@ def test_a_box_cut_short_of_the_top_stroke_is_read_right_from_the_wider_second_l
 def test_the_old_wide_margin_missed_that_stroke(monkeypatch) -> None:  # noqa: ANN001
     img, box = _photo_with_a_stroke_above_the_box()
     monkeypatch.setattr(C, "SECOND_LOOK_MARGIN", 0.18)
-    monkeypatch.setattr(C, "THIRD_LOOK_TILTS", ())
+    monkeypatch.setattr(C, "THIRD_LOOK_TILTS", ())  # the second look alone: every view is torn, 二萬 at 0.5
     [(tile, _)] = _classifier(monkeypatch).classify(img, [box])
     assert tile == "2m"  # 18 % a side stops a row short of the stroke: every view is torn, 二萬 wins
 

@@ -181,8 +181,8 @@ class TileClassifier:
                      k: int = TOP_CHOICES, first: np.ndarray | None = None,
                      needed: np.ndarray | None = None) -> list[tuple[tuple[str, float], ...]]:
         """The `k` most likely tile classes of each box with their probabilities, best first; never `NO_TILE`.
-        A box the first look is unsure of is read from the mean of four views (`second_look_views`), one still
-        unsure from the mean of those and the tilted ones (`third_look_views`). `first`: the
+        A box the first look is unsure of is read from the mean of four views (`second_look_views`), one still under
+        `THIRD_LOOK_BELOW` from the mean of those and the tilted ones (`third_look_views`). `first`: the
         first look's probabilities of `boxes` when the caller has already read them (`gaps.first_look_namer`).
         `needed`: the least probability each box's tile must reach to be kept; a box that could not reach it
         even were every tilted view sure gets no third look (None: every box may)."""
