@@ -63,22 +63,26 @@ NO_TILE = "none"
 CLASSIFIER_NAMES: tuple[str, ...] = (*CLASS_NAMES, NO_TILE)
 
 
+def grown_window(box: tuple[float, float, float, float], margin: float,
+                 jitter: np.ndarray | None = None) -> tuple[int, int, int, int]:
+    """The whole pixels round `box` grown by `margin` of its size a side (plus `jitter` per side: left, right,
+    top, bottom), as (x1, y1, x2, y2); it may reach past the photo."""
+    x1, y1, x2, y2 = box
+    bw, bh = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+    dx = jitter if jitter is not None else np.zeros(4)
+    return (int(np.floor(x1 - bw * (margin + dx[0]))), int(np.floor(y1 - bh * (margin + dx[2]))),
+            int(np.ceil(x2 + bw * (margin + dx[1]))), int(np.ceil(y2 + bh * (margin + dx[3]))))
+
+
 def crop_tile(rgb: np.ndarray, box: tuple[float, float, float, float], margin: float | None = None,
               jitter: np.ndarray | None = None) -> np.ndarray:
     """The tile under `box` (x1, y1, x2, y2 in the photo's pixels), upright, CROP_H × CROP_W × 3 uint8;
     grown by `margin` a side (default `CROP_MARGIN`, read at call time)."""
     import cv2
 
-    if margin is None:
-        margin = CROP_MARGIN
     h, w = rgb.shape[:2]
-    x1, y1, x2, y2 = box
-    bw, bh = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
-    dx = jitter if jitter is not None else np.zeros(4)
-    x1, x2 = x1 - bw * (margin + dx[0]), x2 + bw * (margin + dx[1])
-    y1, y2 = y1 - bh * (margin + dx[2]), y2 + bh * (margin + dx[3])
-    ix1, iy1 = int(max(0, np.floor(x1))), int(max(0, np.floor(y1)))
-    ix2, iy2 = int(min(w, np.ceil(x2))), int(min(h, np.ceil(y2)))
+    ix1, iy1, ix2, iy2 = grown_window(box, CROP_MARGIN if margin is None else margin, jitter)
+    ix1, iy1, ix2, iy2 = max(0, ix1), max(0, iy1), min(w, ix2), min(h, iy2)
     if ix2 <= ix1 or iy2 <= iy1:
         return np.zeros((CROP_H, CROP_W, 3), np.uint8)
     crop = rgb[iy1:iy2, ix1:ix2]
@@ -105,17 +109,14 @@ def tilted_crops(rgb: np.ndarray, box: tuple[float, float, float, float], angles
     centre, its corners filled from the photo around it (a tile lying askew by -angle comes out upright)."""
     import cv2
 
-    x1, y1, x2, y2 = box
-    bw, bh = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
     grown = CROP_MARGIN + TILT_PAD
-    ix1, iy1 = int(np.floor(x1 - bw * grown)), int(np.floor(y1 - bh * grown))
-    ix2, iy2 = int(np.ceil(x2 + bw * grown)), int(np.ceil(y2 + bh * grown))
+    ix1, iy1, ix2, iy2 = grown_window(box, grown)
     h, w = rgb.shape[:2]
     cx1, cy1, cx2, cy2 = max(0, ix1), max(0, iy1), min(w, ix2), min(h, iy2)
     if cx2 <= cx1 or cy2 <= cy1:
         return [np.zeros((CROP_H, CROP_W, 3), np.uint8) for _ in angles]
     region = cv2.copyMakeBorder(rgb[cy1:cy2, cx1:cx2], cy1 - iy1, iy2 - cy2, cx1 - ix1, ix2 - cx2, cv2.BORDER_REPLICATE)
-    if bw > bh * SIDEWAYS:  # a sideways (claimed) tile: stand it up, as `crop_tile` does
+    if max(box[2] - box[0], 1.0) > max(box[3] - box[1], 1.0) * SIDEWAYS:  # a sideways tile: stand it up, as `crop_tile` does
         region = np.ascontiguousarray(np.rot90(region, -1))
     scale = (1 + 2 * grown) / (1 + 2 * CROP_MARGIN)
     big_w, big_h = int(round(CROP_W * scale)), int(round(CROP_H * scale))

@@ -165,7 +165,7 @@ class TileDetector:
                 if (b[2] - b[0]) > 0 and (b[3] - b[1]) > 0]
         top = getattr(self.classifier, "classify_top", None)  # a classifier without top choices gives its first
         crops = [b for b, _ in good]
-        needed = np.array([class_prob_needed(conf, s) for _, s in good])
+        needed = class_prob_needed(conf, np.array([s for _, s in good]))
         labels = (top(rgb, crops, needed=needed) if top else [(x,) for x in self.classifier.classify(rgb, crops)]) if good else []  # type: ignore[union-attr]
         dets = [Detection(b, top[0][0], tile_confidence(s, top[0][1]), top)  # type: ignore[arg-type]
                 for (b, s), top in zip(good, labels)]
@@ -205,11 +205,12 @@ def box_floor(conf: float) -> float:
     return max(min(conf, BOX_THRESHOLD), conf ** (1 / BOX_WEIGHT))
 
 
-def class_prob_needed(conf: float, box_score: float) -> float:
-    """The least class probability that lifts a box of `box_score` to `conf` (`tile_confidence` ≥ conf)."""
+def class_prob_needed(conf: float, box_score: Any) -> Any:
+    """The least class probability that lifts a box of `box_score` (a number or an array) to `conf`
+    (`tile_confidence` ≥ conf)."""
     if conf <= 0:
-        return 0.0
-    return (conf / max(box_score, 1e-9) ** BOX_WEIGHT) ** (1 / (1 - BOX_WEIGHT))
+        return np.zeros_like(box_score, dtype=float) if isinstance(box_score, np.ndarray) else 0.0
+    return (conf / np.maximum(box_score, 1e-9) ** BOX_WEIGHT) ** (1 / (1 - BOX_WEIGHT))
 
 
 def box_score(conf: float, class_prob: float) -> float:
