@@ -31,10 +31,7 @@ def _reads_three_when_the_stroke_shows(crops: np.ndarray) -> np.ndarray:
 
 
 def _classifier(monkeypatch) -> C.TileClassifier:  # noqa: ANN001
-    monkeypatch.setattr(C.TileClassifier, "__call__", lambda self, crops: _reads_three_when_the_stroke_shows(crops))
-    clf = C.TileClassifier.__new__(C.TileClassifier)
-    clf.names = CLASSIFIER_NAMES
-    return clf
+    return _counting_classifier(monkeypatch, _reads_three_when_the_stroke_shows)[0]
 
 
 def test_a_box_cut_short_of_the_top_stroke_is_read_right_from_the_wider_second_look(monkeypatch) -> None:  # noqa: ANN001
@@ -135,6 +132,7 @@ def _reads_seven_when_standing(crops: np.ndarray) -> np.ndarray:
 
 
 def _counting_classifier(monkeypatch, read) -> tuple[C.TileClassifier, list[int]]:  # noqa: ANN001
+    """A TileClassifier whose reading of a stack of crops is `read`, and the size of every stack it read."""
     calls: list[int] = []
 
     def call(self, crops: np.ndarray) -> np.ndarray:  # noqa: ANN001
