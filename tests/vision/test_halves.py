@@ -102,6 +102,26 @@ def test_a_lower_half_boxed_with_the_table_below_it_is_still_a_half() -> None:
     assert whole_tiles(RGB, side, span, np.array([0.07]), namer({(round(x), 20): (("4s", 0.7),)})) == side
 
 
+def test_a_pung_of_4p_each_boxed_as_two_halves_is_read_as_three_4p() -> None:
+    """Three 4筒 side by side, each boxed as its top and bottom pair (all six named 2筒): each half's nearest boxes
+    are halves too, so a half is measured against the photo's tiles as well (composed tuning photos, 2026-12-05)."""
+    dets = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m", "5s", "6s", "7s", "8s"))]
+    weak, answers = [], {}
+    for k in range(3):
+        x = 10 + (7 + k) * TW
+        dets += [tile(x, "2p", h=TH / 2), tile(x, "2p", y=20 + TH / 2, h=TH / 2)]
+        weak.append([x - 4, 14, x + TW + 4, 20 + TH + 6])
+        answers[(round(x), 20)] = (("4p", 0.9), ("2p", 0.05))
+    out = whole_tiles(RGB, dets, np.array(weak), np.full(3, 0.2), namer(answers))
+    assert sorted(d.tile for d in out) == ["1m", "2m", "3m", "4p", "4p", "4p", "5s", "6s", "7s", "8s"]
+    # the photo's tiles are no reference for two boxes side by side: narrow tiles among narrow ones stay tiles
+    side = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m", "5s", "6s", "7s", "8s"))]
+    x = 10 + 7 * TW
+    side += [tile(x + k * 0.6 * TW, c, w=0.6 * TW) for k, c in enumerate(("2z", "3s", "3s", "4s"))]  # a farther row
+    span = np.array([[x - 2, 18, x + 1.2 * TW + 2, 20 + TH + 2]])
+    assert whole_tiles(RGB, side, span, np.array([0.3]), namer({(round(x), 20): (("3s", 0.8),)})) == side
+
+
 def row_with_a_short_4p(top: bool = True) -> list[Detection]:
     """1m 2m 3m, a 4筒 boxed by its top (or bottom) pair of circles alone (named 2筒), then 5s 6s."""
     dets = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m"))]
