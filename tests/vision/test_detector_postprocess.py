@@ -47,3 +47,20 @@ def test_decode_picks_best_class_and_converts_centre_size_to_corners():
     assert cls.tolist() == [7, 34]
     np.testing.assert_allclose(boxes[0], [40, 25, 60, 55])
     np.testing.assert_allclose(scores, [0.9, 0.5])
+
+
+def test_top_doubt_is_how_far_a_boxs_own_candidates_disagree_on_its_top():
+    """A tile stacked on another is boxed now as the pair, now as the tile on top: its candidates' tops lie a
+    fifth of a tile apart. A tile alone is boxed alike each time; its neighbour's boxes and weak strays do not count."""
+    from vision.reader.detector import top_doubt
+
+    stacked = [[100, 40, 140, 100], [100, 28, 140, 100], [101, 27, 141, 90]]  # pair, pair taller, the top tile
+    alone = [[0, 40, 40, 100], [1, 41, 41, 100], [0, 39, 40, 101]]
+    neighbour = [[40, 20, 80, 80]]  # the next tile, set higher: not a candidate of either
+    stray = [[100, 0, 140, 95]]  # a weak box reaching far up: under half the best candidate's score
+    boxes = np.array(stacked + alone + neighbour + stray, float)
+    scores = np.array([0.8, 0.7, 0.6, 0.9, 0.8, 0.7, 0.9, 0.2])
+    kept = np.array([stacked[0], alone[0], neighbour[0]], float)
+    doubt = top_doubt(kept, np.array([0.8, 0.9, 0.9]), boxes, scores)
+    assert doubt[0] == np.float64(13 / 60) and doubt[1] == np.float64(2 / 60) and doubt[2] == 0
+    assert top_doubt(kept, np.array([0.8, 0.9, 0.9]), boxes, scores, least=0.85)[0] == 0  # not measured

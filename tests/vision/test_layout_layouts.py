@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from vision.reader.detection import Detection
 from vision.reader.layout import Assignment, assign
@@ -220,6 +221,26 @@ def test_a_pung_whose_middle_box_is_a_little_taller_stays_a_pung() -> None:
     assert melds(assign(_with_middle_box(dets, (x1, y1 - 0.1 * TH, x2, y2)))) == [("peng", "555s")]
     # risen as far, but the whole box moved up (its bottom too): a tile set a little higher, not a stack
     assert melds(assign(_with_middle_box(dets, (x1, y1 - 0.19 * TH, x2, y2 - 0.19 * TH)))) == [("peng", "555s")]
+
+
+def test_a_middle_tile_set_a_little_higher_whose_top_the_detector_doubts_is_a_stacked_kong() -> None:
+    """Lifted as a whole by 0.15 of a tile, the middle box alone says nothing; where the detector's own boxes
+    there disagree on its top by a fifth of a tile (boxed now as the pair, now as the tile on top), a fourth tile
+    lies on it (`Detection.top_doubt`)."""
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    dets = lay([[["3z"]], [hand, ["1z"], ["5s", "5s", "5s"]]])
+    x1, y1, x2, y2 = dets[-2].box
+    lifted = _with_middle_box(dets, (x1, y1 - 0.15 * TH, x2, y2 - 0.15 * TH))
+    assert melds(assign(lifted)) == [("peng", "555s")]
+    doubted = list(lifted)
+    doubted[-2] = replace(lifted[-2], top_doubt=0.2)
+    a = assign(doubted)
+    assert melds(a) == [("gang", "5555s")] and "kong_stacked" in codes(a) and a.hand == hand
+    doubted[-2] = replace(lifted[-2], top_doubt=0.05)  # candidates about agreeing: a tile alone
+    assert melds(assign(doubted)) == [("peng", "555s")]
+    level = list(dets)
+    level[-2] = replace(dets[-2], top_doubt=0.3)  # doubt, but the tile lies in line: nothing on it
+    assert melds(assign(level)) == [("peng", "555s")]
 
 
 def test_two_melds_laid_touching_at_the_left_end_are_cut_into_melds() -> None:

@@ -19,6 +19,10 @@ class Detection:
     tile: str
     conf: float
     alternatives: tuple[tuple[str, float], ...] = ()
+    #: How far the detector's own candidate boxes disagree on where this tile's top is, in tile heights
+    #: (`detector.top_doubt`; 0 when not measured): two tiles lying on each other are boxed now as the pair,
+    #: now as the one on top.
+    top_doubt: float = 0.0
 
     @property
     def cx(self) -> float:

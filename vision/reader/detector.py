@@ -9,13 +9,14 @@ mapped back to the photo's pixels, sorted left to right.
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from vision.reader.boxes import covered_shares, nms
+from vision.reader.boxes import covered_shares, iou_matrix, nms
 from vision.reader.detection import CLASS_NAMES, Detection
 from vision.reader.image import DetectorError, boxes_to_image, letterbox_blob, letterbox_pixels, load_image
 from vision.reader.session import CLASSIFIER_FILE, DETECTOR_FILE, models_dir, open_session, shipped_models_dir
@@ -151,11 +152,19 @@ class TileDetector:
     def find_boxes(self, rgb: np.ndarray, conf: float = CONF_THRESHOLD, iou: float = IOU_THRESHOLD,
                    max_det: int = MAX_DETECTIONS, agnostic_score: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The YOLO stage alone on an RGB array: (boxes in the photo's pixels, scores, class ids), after NMS."""
+        return self.find_boxes_and_doubt(rgb, conf, iou, max_det, agnostic_score)[:3]
+
+    def find_boxes_and_doubt(self, rgb: np.ndarray, conf: float = CONF_THRESHOLD, iou: float = IOU_THRESHOLD,
+                             max_det: int = MAX_DETECTIONS, agnostic_score: bool = True,
+                             doubt_from: float = math.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """`find_boxes`, and each box's `top_doubt` among the boxes before NMS (measured for boxes scoring at
+        least `doubt_from`, 0 for the others)."""
         blob, geo = letterbox_pixels(rgb, self.imgsz) if self.takes_pixels else letterbox_blob(rgb, self.imgsz)
         output = self.session.run(None, {self.input_name: blob})[0]
         boxes, scores, cls_ids = decode_yolo_output(output, conf, len(self.names), agnostic_score=agnostic_score)
         keep = nms(boxes, scores, iou, max_det)
-        return boxes_to_image(boxes[keep], geo), scores[keep], cls_ids[keep]
+        doubt = top_doubt(boxes[keep], scores[keep], boxes, scores, doubt_from)
+        return boxes_to_image(boxes[keep], geo), scores[keep], cls_ids[keep], doubt
 
     def _classify(self, rgb: np.ndarray, mapped: np.ndarray, box_scores: np.ndarray,
                   conf: float = 0.0) -> list[Detection]:
@@ -170,6 +179,36 @@ class TileDetector:
         dets = [Detection(b, top[0][0], tile_confidence(s, top[0][1]), top)  # type: ignore[arg-type]
                 for (b, s), top in zip(good, labels)]
         return sorted(drop_covered(dets), key=lambda d: (d.cx, d.cy))
+
+
+#: A box's candidates (`top_doubt`): the detector's boxes before NMS lying over it (IoU at least `DOUBT_IOU`), their
+#: centre within `DOUBT_CENTRE` of its width across from its own, scoring at least `DOUBT_SCORE` of the best of them.
+DOUBT_IOU = 0.3
+DOUBT_CENTRE = 0.3
+DOUBT_SCORE = 0.5
+
+
+def top_doubt(kept: np.ndarray, kept_scores: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+              least: float = 0.0) -> np.ndarray:
+    """For each kept box scoring at least `least`, how far its candidates among `boxes` (before NMS; see
+    `DOUBT_IOU`) disagree on where its top is: highest top − lowest, in its own heights (0 for the others). A tile
+    lying on another (a kong's fourth stacked on its middle tile) is boxed now as the pair, now as the tile on
+    top; a tile alone, about alike every time."""
+    out = np.zeros(len(kept))
+    measured = np.nonzero(kept_scores >= least)[0]
+    if not len(measured) or not len(boxes):
+        return out
+    pool = scores >= DOUBT_SCORE * kept_scores[measured].min()
+    cand, cand_scores = boxes[pool], scores[pool]
+    overlap = iou_matrix(kept[measured], cand)
+    for row, k in enumerate(measured):
+        x1, y1, x2, y2 = kept[k]
+        near = (overlap[row] >= DOUBT_IOU) & (np.abs((cand[:, 0] + cand[:, 2]) / 2 - (x1 + x2) / 2) < DOUBT_CENTRE * (x2 - x1))
+        if near.sum() < 2:
+            continue
+        tops = cand[near, 1][cand_scores[near] >= DOUBT_SCORE * cand_scores[near].max()]
+        out[k] = (tops.max() - tops.min()) / max(y2 - y1, 1e-9)
+    return out
 
 
 def drop_covered(dets: list[Detection], cover: float = COVERED,

@@ -15,6 +15,7 @@ or by one half alone is read whole first (`vision.reader.halves`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,12 @@ MAX_WEAK = 12
 SAME_TILE = 0.3
 
 
+def with_top_doubt(dets: list[Detection], boxes: np.ndarray, doubt: np.ndarray) -> list[Detection]:
+    """`dets` (named from `boxes`) each with its box's `top_doubt`."""
+    by_box = {tuple(float(v) for v in b): float(x) for b, x in zip(boxes, doubt) if x}
+    return [replace(d, top_doubt=by_box[d.box]) if d.box in by_box else d for d in dets]
+
+
 class DetectionLevels:
     """The detections of one photo at any threshold down to `floor`, from one YOLO pass."""
 
@@ -40,6 +47,7 @@ class DetectionLevels:
         self.detector, self.rgb, self.floor, self.fill_gaps = detector, rgb, floor, fill_gaps
         self._boxes: np.ndarray | None = None
         self._scores: np.ndarray | None = None
+        self._doubt: np.ndarray = np.zeros(0)
         #: The first threshold asked and every box named for it, those it leaves out too (they count deeper down).
         self._first: tuple[float, list[Detection]] | None = None
 
@@ -50,11 +58,18 @@ class DetectionLevels:
             return self.detector(self.rgb, conf=conf)
         if self._boxes is None:  # with gap filling, down to the faint boxes (`gaps.faint_tiles`)
             lowest = box_floor(min(conf, self.floor))
-            self._boxes, self._scores, _ = self.detector.find_boxes(self.rgb, min(lowest, FAINT_FLOOR) if self.fill_gaps else lowest)
+            floor = min(lowest, FAINT_FLOOR) if self.fill_gaps else lowest
+            if hasattr(self.detector, "find_boxes_and_doubt"):  # a stand-in detector may measure no doubt
+                self._boxes, self._scores, _, self._doubt = self.detector.find_boxes_and_doubt(
+                    self.rgb, floor, doubt_from=box_floor(conf))
+            else:
+                self._boxes, self._scores, _ = self.detector.find_boxes(self.rgb, floor)
+                self._doubt = np.zeros(len(self._scores))
         assert self._scores is not None
         if self._first is None:
             sure = self._scores >= box_floor(conf)
-            named = self.detector._classify(self.rgb, self._boxes[sure], self._scores[sure])
+            named = with_top_doubt(self.detector._classify(self.rgb, self._boxes[sure], self._scores[sure]),
+                                   self._boxes[sure], self._doubt[sure])
             if hasattr(self.detector.classifier, "classify_top"):  # a tile boxed as two halves, read whole
                 named = whole_tiles(self.rgb, named, self._boxes, self._scores, self.detector.classifier.classify_top)
                 named = grown_tiles(self.rgb, named, self.detector.classifier.classify_top)
