@@ -281,3 +281,16 @@ def test_a_tile_set_the_detector_scores_low_is_read_from_its_likeliest_held_back
     assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m")
     assert [m["tiles"] for m in a.melds] == ["555z"] and "not_a_win" not in codes(a)
     assert "九万" in asked_tiles(a) and "八筒" not in asked_tiles(a)
+
+
+def test_a_round_that_adds_up_but_is_no_win_looks_for_its_held_back_tile() -> None:
+    """The 5筒 is boxed twice: the box over the threshold named 白 half surely, the one under it 5筒. Read at
+    0.25 the count adds up but the hand is no win, so the photo is read again down to the floor: the 5筒 is taken
+    in and the 白 set aside (composed tuning photo s8_tuning_one_row_057)."""
+    dets = hold_back(two_rows(HAND, "7s", [["5z", "5z", "5z"]], "9m"), 8, conf=0.2, p=0.95)
+    x1, y1, x2, y2 = dets[8].box
+    twin = Detection((x1 + 2, y1 + 1, x2 - 1, y2 - 2), "5z", 0.38, (("5z", 0.6), ("2s", 0.01)))
+    asked, a = read([*dets, twin])
+    assert asked == [0.25, 0.1]
+    assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m") and a.set_aside == [twin]
+    assert "五筒" in asked_tiles(a) and "not_a_win" not in codes(a)

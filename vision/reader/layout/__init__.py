@@ -454,13 +454,14 @@ def _take_many_held_back(first: Assignment, sure: list[Detection], held: list[tu
 def read_layout(detect_at: Callable[[float], list[Detection]], conf: float, image_size: tuple[int, int] | None = None,
                 indicator: str | None = None, options: Any = None) -> tuple[list[Detection], Assignment]:
     """The detections and layout of a photo, `detect_at(conf)` giving its detections at a threshold: read at
-    `conf`; when that round lacks a tile or its indicator (`_short`), or counts a box the classifier names no
-    tile surely (`_stray_in`), the photo is detected again down to
+    `conf`; when that round lacks a tile or its indicator (`_short`), counts a box the classifier names no
+    tile surely (`_stray_in`), or does not add up to a legal round (`_troubled`: a box over the threshold may stand
+    in for a tile held back under it), the photo is detected again down to
     WEAK_FLOOR and read with the boxes under `conf` held back (`assign(sure_above=conf)`), so a barely-seen
     tile is taken in only when the round needs it. Any other photo costs one detection, as before."""
     dets = detect_at(conf)
     first = assign(dets, image_size, indicator, options=options)
-    if not (_short(first) or _stray_in(first)) or conf <= WEAK_FLOOR:
+    if not (_short(first) or _stray_in(first) or _troubled(first)) or conf <= WEAK_FLOOR:
         return dets, first
     more = detect_at(WEAK_FLOOR)
     usable = _usable(more, image_size)
