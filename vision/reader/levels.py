@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.reader.blanks import counted_blanks
 from vision.reader.boxes import iou_matrix
 from vision.reader.detection import Detection
 from vision.reader.detector import box_floor, drop_covered
@@ -91,4 +92,5 @@ class DetectionLevels:
             out += [d for d in faint_tiles(self.rgb, out, self._boxes[faint], self._scores[faint], name) if d.conf >= conf]
             out += [d for d in gap_tiles(self.rgb, out, name) if d.conf >= conf]
             out += [d for d in lone_tiles(self.rgb, out, name) if d.conf >= conf]
+            out = counted_blanks(self.rgb, out, name)  # 白板 side by side boxed fewer times than they lie
         return sorted(out, key=lambda d: (d.cx, d.cy))

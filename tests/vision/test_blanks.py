@@ -1,0 +1,57 @@
+"""Blank 白板 side by side are counted by their span, not by the detector's boxes (`vision.reader.blanks`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.reader.blanks import counted_blanks
+from vision.reader.detection import Detection
+from vision.reader.detector import tile_confidence
+from vision.reader.gaps import GAP_BOX_SCORE
+
+TW, TH = 40.0, 64.0
+RGB = np.zeros((100, 800, 3), np.uint8)
+
+
+def tile(x1: float, x2: float, code: str, conf: float = 0.8, p: float = 0.95) -> Detection:
+    return Detection((x1, 20.0, x2, 20.0 + TH), code, conf, ((code, p), ("back", 0.01)))
+
+
+def row(blank_boxes: list[tuple[float, float]]) -> list[Detection]:
+    """1m 2m 3m 4m touching at a 40-px pitch, then the blanks' boxes as given, then 6s 7s."""
+    dets = [tile(10 + i * TW, 10 + (i + 1) * TW, c) for i, c in enumerate(("1m", "2m", "3m", "4m"))]
+    dets += [tile(x1, x2, "5z", conf=0.5, p=0.6) for x1, x2 in blank_boxes]
+    end = 170 + 3 * TW
+    return dets + [tile(end + i * TW, end + (i + 1) * TW, c) for i, c in enumerate(("6s", "7s"))]
+
+
+def namer(answer: tuple[tuple[str, float], ...]):
+    asked: list[tuple[float, ...]] = []
+
+    def name(rgb: np.ndarray, boxes: list) -> list:
+        asked.extend(boxes)
+        return [answer for _ in boxes]
+
+    name.asked = asked  # type: ignore[attr-defined]
+    return name
+
+
+def test_three_blanks_boxed_as_two_wide_boxes_are_three_the_one_more_held_back() -> None:
+    # three 白板 lie at 170–290; the detector drew two boxes, each half a tile wider than a tile, no hole between
+    dets = row([(172, 228), (230, 288)])
+    out = counted_blanks(RGB, dets, namer((("5z", 0.55), ("back", 0.05))))
+    blanks = [d for d in out if d.tile == "5z"]
+    assert len(out) == len(dets) + 1 and len(blanks) == 3
+    assert [round(d.box[0]) for d in blanks] == [172, 211, 249] and np.allclose([d.width for d in blanks], 116 / 3)
+    assert sorted(d.conf for d in blanks) == sorted([0.5, 0.5, tile_confidence(GAP_BOX_SCORE, 0.55)])
+    assert max(d.conf for d in blanks[2:]) < 0.25  # the tile more is held back by the layout
+
+
+def test_blanks_boxed_one_by_one_or_named_otherwise_stay_as_they_are() -> None:
+    two = row([(170, 210), (210, 250)])  # two 白板 each boxed as itself: their span holds two
+    name = namer((("5z", 0.9),))
+    assert counted_blanks(RGB, two, name) == two and name.asked == []
+    dets = row([(172, 228), (230, 288)])  # room for three, but the classifier sees no 白板 at every place
+    assert counted_blanks(RGB, dets, namer((("back", 0.7),))) == dets
+    apart = row([(172, 228)]) + [tile(300, 356, "5z", conf=0.5, p=0.6)]  # not touching: no run
+    assert counted_blanks(RGB, apart, namer((("5z", 0.9),))) == apart
