@@ -122,6 +122,21 @@ def test_a_pung_of_4p_each_boxed_as_two_halves_is_read_as_three_4p() -> None:
     assert whole_tiles(RGB, side, span, np.array([0.3]), namer({(round(x), 20): (("3s", 0.8),)})) == side
 
 
+def test_a_tile_lying_sideways_boxed_as_two_unequal_halves_is_read_whole_against_the_photos_tiles() -> None:
+    """A claimed 5筒 lying sideways (a tile's height long, its width high) in a meld, boxed as two pieces 30 and 24
+    long; the boxes nearest it include two narrow ones of the row above, so its longer piece is no half against
+    them; against the photo's tiles it is, and the two make a tile lying down (composed tuning photo
+    s12_tuning_two_rows_044, 2026-12-05)."""
+    dets = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m", "5s", "6s", "7s", "8s"))]
+    x, y = 10 + 2 * TW, 20 + 2 * TH  # the meld's row, under the first row's 3m
+    dets += [tile(x - 0.75 * TW, "4m", y=y - TH - 6, w=0.75 * TW), tile(x + 0.3 * TW, "3s", y=y - TH - 6, w=0.75 * TW)]
+    dets += [tile(x, "2p", y=y + TH - TW, w=30, h=TW), tile(x + 30, "2p", y=y + TH - TW, w=24, h=TW)]
+    dets += [tile(x + 54 + k * TW, c, y=y) for k, c in enumerate(("6p", "7p"))]
+    weak = np.array([[x - 3, y + TH - TW - 3, x + 57, y + TH + 3]])
+    out = whole_tiles(RGB, dets, weak, np.array([0.2]), namer({(round(x), round(y + TH - TW)): (("5p", 0.9), ("2p", 0.05))}))
+    assert sorted(d.tile for d in out) == sorted(["1m", "2m", "3m", "5s", "6s", "7s", "8s", "4m", "3s", "5p", "6p", "7p"])
+
+
 def row_with_a_short_4p(top: bool = True) -> list[Detection]:
     """1m 2m 3m, a 4筒 boxed by its top (or bottom) pair of circles alone (named 2筒), then 5s 6s."""
     dets = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m"))]

@@ -13,7 +13,9 @@ CMD v4's 289 `valid` photos it reads 4 tiles whole (a 4條 and three 6筒 boxed 
 one above the other may be halves up to `HALF_AREA_ABOVE` (the lower half boxed with the table below it runs
 large; 2 more tuning rounds right of 840, none lost; 5 tiles read whole on `valid`, each right). A top and bottom
 half are measured against the photo's tiles as well as their nearest ones: in a 碰 of 4筒 each boxed as two, the
-nearest boxes are halves too (1 029 → 1 033 of 1 140 tuning rounds right, none lost; `valid` reads as before).
+nearest boxes are halves too (1 029 → 1 033 of 1 140 tuning rounds right, none lost; `valid` reads as before). So are
+two halves side by side whose union lies sideways, lower than the tiles near it (a claimed tile; its nearest boxes
+may be narrow ones of the next row): 1 037 → 1 039, none lost.
 
 Sometimes only one half is boxed, surely, and the other half not at all: a box as wide as its neighbours but
 about half as high, named 2筒, or, for a tile lying sideways in a meld, as high as they are wide but half a
@@ -91,6 +93,18 @@ def _one_above_the_other(a: Sequence[float], b: Sequence[float]) -> bool:
     return shared >= 0.7 * min(a[2] - a[0], b[2] - b[0])
 
 
+#: Two halves side by side make a tile lying sideways (a claimed tile) when their union is this much wider than tall …
+LYING = 1.2
+#: … and at most this share of the height of the tiles nearest to it (a tile's width, not its height: small tiles far
+#: off side by side are as high as their neighbours).
+LYING_HEIGHT = 0.85
+
+
+def _lying(u: Sequence[float], near_height: float) -> bool:
+    """The box `u` is a tile lying sideways: wider than tall by `LYING`, lower than the tiles near it (`LYING_HEIGHT`)."""
+    return u[2] - u[0] >= LYING * (u[3] - u[1]) and u[3] - u[1] <= LYING_HEIGHT * near_height
+
+
 def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarray) -> list[tuple[Box, tuple[int, int]]]:
     """Pairs of named boxes that look like two halves of one tile: each small against the tiles nearest to
     them, abutting, their union a tile's size, and the detector's own weaker box over that union (IoU ≥
@@ -106,13 +120,15 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
             u = union(a, b)
             if area(u) > ABUT * (areas[i] + areas[j]):
                 continue
-            others = [areas[k] for k in _nearest(centres, centres[[i, j]].mean(axis=0), (i, j))]
+            near = _nearest(centres, centres[[i, j]].mean(axis=0), (i, j))
+            others = [areas[k] for k in near]
             if len(others) < 2:
                 continue
             above = _one_above_the_other(a, b)
             half = HALF_AREA_ABOVE if above else HALF_AREA
+            photo_wide = above or _lying(u, median(named[k].box[3] - named[k].box[1] for k in near))
             if not any(max(areas[i], areas[j]) <= half * usual and UNION_AREA[0] * usual <= area(u) <= UNION_AREA[1] * usual
-                       for usual in ((median(others), photo_usual) if above else (median(others),))):
+                       for usual in ((median(others), photo_usual) if photo_wide else (median(others),))):
                 continue
             if weak and float(iou_matrix(np.array([u]), np.array(weak)).max()) >= WHOLE_IOU:
                 out.append((u, (i, j)))
