@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from statistics import median
 
+import numpy as np
+
 from vision.reader.detection import Detection
 from vision.reader.detector import tile_confidence
 from vision.reader.gaps import GAP_BOX_SCORE, Box, Namer
@@ -81,7 +83,7 @@ def parted(run: Sequence[Detection], n: int) -> list[Box]:
     return [(x1 + k * step, y1, x1 + (k + 1) * step, y2) for k in range(n)]
 
 
-def counted_blanks(rgb: object, dets: Sequence[Detection], name: Namer) -> list[Detection]:
+def counted_blanks(rgb: np.ndarray, dets: Sequence[Detection], name: Namer) -> list[Detection]:
     """`dets` with each run of 白板 whose span holds more tiles than it has boxes parted at the row's tile pitch
     (see the module); unchanged where no run does, or where the classifier does not name every new place 白板."""
     dropped: set[int] = set()
@@ -96,7 +98,7 @@ def counted_blanks(rgb: object, dets: Sequence[Detection], name: Namer) -> list[
         if n <= len(run) or span - len(run) < MORE_ROOM:
             continue
         boxes = parted(run, n)
-        tops = name(rgb, boxes)  # type: ignore[arg-type]
+        tops = name(rgb, boxes)
         if not all(top and top[0][0] == BLANK for top in tops):
             continue
         dropped |= set(run_ids)

@@ -1,16 +1,17 @@
 """One detector pass over a photo, named as deep as the layout asks (`DetectionLevels.at(conf)`).
 
-`layout.read_layout` reads a photo at the threshold, and only a photo lacking a tile or its indicator
-again down to `layout.WEAK_FLOOR`. Run twice, the detector would find its boxes twice and name every box
+`layout.read_layout` reads a photo at the threshold, and only a photo lacking a tile or its indicator, or not
+adding up to a legal round, again down to `layout.WEAK_FLOOR`. Run twice, the detector would find its boxes twice and name every box
 again, many of them table; here the YOLO stage runs once, down to the floor, and the classifier names
 the boxes the threshold can pass first, then, if asked, at most `MAX_WEAK` of the others that no
 named box covers, surest first; with `fill_gaps`, also the tiles no box brought (`vision.reader.gaps`:
 a box where a row has a hole or ends short, `gap_tiles`, a box scored under the floor lying alone,
-`faint_tiles`, and a patch of the tiles' face colour no box covers, `vision.reader.lone`), each kept when
-the classifier is sure of its tile and held back like the faint boxes, so that it counts only when the
-round lacks a tile. The boxes named at the threshold are the detector's
-own at that threshold: greedy NMS keeps a box whatever weaker boxes lie under it; a tile boxed as two halves
-or by one half alone is read whole first (`vision.reader.halves`).
+`faint_tiles`, a patch of the tiles' face colour no box covers, `vision.reader.lone`, and 白板 side by side boxed
+fewer times than their span holds, `vision.reader.blanks`), each kept when the classifier is sure of its tile and
+held back like the faint boxes, so that it counts only when the round lacks a tile. The boxes named at the threshold
+are the detector's own at that threshold: greedy NMS keeps a box whatever weaker boxes lie under it; a tile boxed as
+two halves or by one half alone is read whole first (`vision.reader.halves`), and each carries how far the
+detector's boxes before NMS disagree on its top (`Detection.top_doubt`: a kong's fourth tile stacked on it).
 """
 
 from __future__ import annotations
