@@ -24,9 +24,8 @@ import numpy as np
 from vision.reader.detection import Detection
 from vision.reader.detector import tile_confidence
 from vision.reader.gaps import GAP_BOX_SCORE, Box, Namer
+from vision.reader.layout.geometry import BLANK
 
-#: The blank 白板.
-BLANK = "5z"
 #: Two boxes named 白板 touch when the gap between them is under this share of a tile's width …
 TOUCH = 0.25
 #: … and their centres lie within this share of a tile's height across the row.

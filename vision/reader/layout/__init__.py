@@ -30,6 +30,7 @@ from scoring.tiles import format_tiles, parse_tiles, tile
 from vision.reader.detection import Detection
 from vision.reader.detector import box_score
 from vision.reader.layout.geometry import (
+    BLANK,
     ROW_FRACTION,
     Group,
     Placed,
@@ -108,7 +109,6 @@ STRAY_P = 0.2  # 0.15 → 0.2: a half box over a 4筒 named 2筒 at 0.17 was nev
 BLANK_STRAY_P = 0.5
 #: … and is a tile this likely (tuning, 420 photos: of 8 such boxes, 2 were a 白板, 6 table).
 BLANK_TABLE_ODDS = 0.25
-BLANK = "5z"
 #: A box whose centre lies under this share of a tile's width from a surer box's, side by side with it, is that
 #: tile boxed twice more often than a tile of its own (tuning, 840 photos: 24 of 32; doubtful ones 21 of 28, the
 #: surer ones 3 of 4), a tile at these odds.

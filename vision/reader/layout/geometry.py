@@ -44,6 +44,8 @@ MAX_ANGLE = math.radians(40)
 
 
 BACK = "back"
+#: The blank 白板: an empty face, which the table and a light back can pass for.
+BLANK = "5z"
 
 
 @dataclass(frozen=True, slots=True)
