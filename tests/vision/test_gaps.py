@@ -94,6 +94,11 @@ class Detector:
         keep = self.scores >= conf
         return np.array([d.box for d in self.dets])[keep], self.scores[keep], np.zeros(int(keep.sum()), int)
 
+    def find_boxes_and_doubt(self, rgb: np.ndarray, conf: float, doubt_from: float) -> tuple[np.ndarray, ...]:
+        """`find_boxes`, no box's top doubted (as `TileDetector.find_boxes_and_doubt` gives them)."""
+        boxes, scores, ids = self.find_boxes(rgb, conf)
+        return boxes, scores, ids, np.zeros(len(scores))
+
     def _classify(self, rgb: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> list[Detection]:
         by_box = {d.box: d for d in self.dets}
         return [Detection(tuple(b), by_box[tuple(b)].tile, tile_confidence(s, 0.97), by_box[tuple(b)].alternatives)

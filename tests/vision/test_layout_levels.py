@@ -26,6 +26,11 @@ class _Stub:
         keep = self.scores >= conf
         return self.boxes[keep], self.scores[keep], np.zeros(int(keep.sum()), int)
 
+    def find_boxes_and_doubt(self, rgb: np.ndarray, conf: float, doubt_from: float) -> tuple[np.ndarray, ...]:
+        """`find_boxes`, no box's top doubted (as `TileDetector.find_boxes_and_doubt` gives them)."""
+        boxes, scores, ids = self.find_boxes(rgb, conf)
+        return boxes, scores, ids, np.zeros(len(scores))
+
     def _classify(self, rgb: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> list[Detection]:
         self.named.append(len(boxes))
         return [Detection(tuple(b), "5z", tile_confidence(s, 0.95), (("5z", 0.95),)) for b, s in zip(boxes, scores)]

@@ -61,12 +61,8 @@ class DetectionLevels:
         if self._boxes is None:  # with gap filling, down to the faint boxes (`gaps.faint_tiles`)
             lowest = box_floor(min(conf, self.floor))
             floor = min(lowest, FAINT_FLOOR) if self.fill_gaps else lowest
-            if hasattr(self.detector, "find_boxes_and_doubt"):  # a stand-in detector may measure no doubt
-                self._boxes, self._scores, _, self._doubt = self.detector.find_boxes_and_doubt(
-                    self.rgb, floor, doubt_from=box_floor(conf))
-            else:
-                self._boxes, self._scores, _ = self.detector.find_boxes(self.rgb, floor)
-                self._doubt = np.zeros(len(self._scores))
+            self._boxes, self._scores, _, self._doubt = self.detector.find_boxes_and_doubt(
+                self.rgb, floor, doubt_from=box_floor(conf))
         assert self._scores is not None
         if self._first is None:
             sure = self._scores >= box_floor(conf)
