@@ -122,3 +122,17 @@ def test_a_concealed_kongs_end_back_read_as_a_blank_white_dragon_is_read_as_the_
     _, a = read_layout(lambda c: [d for d in photo((("5z", 0.97), ("7z", 0.01))) if d.conf >= c], 0.25)
     assert not a.melds or a.melds[0]["type"] != "angang"
     assert any(q["code"] == "not_a_win" for q in a.questions)
+
+
+def test_a_blank_white_dragon_the_classifier_barely_prefers_a_back_to_is_read_as_the_face() -> None:
+    # back 0.21, 白 0.19 (composed tuning photo s9_tuning_one_row_008): in the hand, where no tile lies face
+    # down, 白 is read and asked about
+    tw, th = 30.0, 40.0
+    hand = ["5m", "7m", "8m", "8m", "8m", "1p", "1p", "2p", "2p", "3p", "3p", "5z", "5z"]
+    dets = [Detection((10 + i * tw, 100, 10 + (i + 1) * tw, 100 + th), c, 0.9, ((c, 0.97),)) for i, c in enumerate(hand)]
+    dets[12] = Detection(dets[12].box, "back", 0.49, (("back", 0.21), ("5z", 0.19), ("7s", 0.02)))
+    dets.append(Detection((10 + 14 * tw, 100, 10 + 15 * tw, 100 + th), "6m", 0.9, (("6m", 0.97),)))
+    dets.append(Detection((10, 20, 10 + tw, 20 + th), "8s", 0.9, (("8s", 0.97),)))
+    _, a = read_layout(lambda c: [d for d in dets if d.conf >= c], 0.25)
+    assert (sorted(a.hand), a.win_tile, a.indicator) == (sorted(hand), "6m", "8s")
+    assert any(q["code"] == "legal_fix" and "白" in q["zh"] for q in a.questions)
