@@ -107,6 +107,10 @@ STRAY_P = 0.2  # 0.15 → 0.2: a half box over a 4筒 named 2筒 at 0.17 was nev
 #: … or a 白板 less than this: a blank face looks like the table, and a patch of table between two groups is
 #: named 白板 unsurely (tuning: two such boxes made a 碰 a kong).
 BLANK_STRAY_P = 0.5
+#: … or, beside a 白板 of the photo named at least `BLANK_SURE`, a 白板 named under `BLANK_UNLIKE` (tuning: a white
+#: table between tiles named 白板 at 0.43–0.61 beside the set's framed 白板 named 0.99).
+BLANK_SURE = 0.95
+BLANK_UNLIKE = 0.7
 #: … and is a tile this likely (tuning, 420 photos: of 8 such boxes, 2 were a 白板, 6 table).
 BLANK_TABLE_ODDS = 0.25
 #: A box whose centre lies under this share of a tile's width from a surer box's, side by side with it, is that
@@ -301,9 +305,14 @@ def small_boxes(dets: Sequence[Detection]) -> set[int]:
     return {id(d) for d in dets if d.width * d.height < SMALL * usual}
 
 
-def _unsure_blank(d: Detection) -> bool:
-    """A doubtful box named 白板 under `BLANK_STRAY_P`: a blank face looks like the table."""
-    return d.tile == BLANK and d.conf < DOUBTFUL and bool(d.alternatives) and d.alternatives[0][1] < BLANK_STRAY_P
+def _unsure_blank(d: Detection, surest_blank: float = 0.0) -> bool:
+    """A box named 白板 unsurely: a blank face looks like the table. Doubtful and named under `BLANK_STRAY_P`, or
+    named under `BLANK_UNLIKE` where another 白板 of the photo is named `BLANK_SURE` (`surest_blank`): the set's
+    白板 look alike, a patch of table does not."""
+    if d.tile != BLANK or not d.alternatives:
+        return False
+    p = d.alternatives[0][1]
+    return (d.conf < DOUBTFUL and p < BLANK_STRAY_P) or (surest_blank >= BLANK_SURE and p < BLANK_UNLIKE)
 
 
 def odd_boxes(dets: Sequence[Detection]) -> dict[int, float]:
@@ -314,8 +323,9 @@ def odd_boxes(dets: Sequence[Detection]) -> dict[int, float]:
     out = dict.fromkeys(crowded(dets), CROWDED_ODDS)
     for i in small_boxes(dets):
         out[i] = min(out.get(i, 1.0), SMALL_ODDS)
+    surest_blank = max((d.alternatives[0][1] for d in dets if d.tile == BLANK and d.alternatives), default=0.0)
     for d in dets:
-        if _unsure_blank(d):
+        if _unsure_blank(d, surest_blank):
             out[id(d)] = min(out.get(id(d), 1.0), BLANK_TABLE_ODDS)
     return out
 
