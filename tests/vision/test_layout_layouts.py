@@ -100,6 +100,18 @@ def test_a_concealed_kong_with_its_backs_in_the_middle() -> None:
     assert melds(a) == [("angang", "7777p")] and a.win_tile == "1z"
 
 
+def test_a_concealed_kong_parted_between_its_backs_in_a_row_of_melds_is_one_kong() -> None:
+    # two 暗杠 in a row of melds below the hand, each boxed with a fifth of a tile between its two backs (the
+    # row's other tiles touch, so that gap parts groups): each half is no meld, the whole is one (composed tuning
+    # photo s12_tuning_two_rows_041)
+    hand = ["1m", "3m", "1s", "2s", "3s", "6s", "6s"]
+    a = assign(lay([[["1m"]], [hand, ["+0.4"], ["2m"]],
+                    [["9s", "back"], ["back", "9s"], ["+0.6"], ["6z", "back"], ["back", "6z"]]],
+                   gap=0.2))
+    assert melds(a) == [("angang", "9999s"), ("angang", "6666z")]
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "2m", "1m") and "not_a_meld" not in codes(a)
+
+
 # --------------------------------------------------------------------------- the indicator anywhere
 
 

@@ -245,14 +245,17 @@ def _middle_rises(a: Placed, b: Placed, c: Placed) -> bool:
 
 def _split_meld(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
     """Two groups just beside each other that may be one meld split by a gap: four alike (a kong whose
-    fourth tile is set apart or lies sideways), or three alike, with a sideways tile or making a 吃 (a
-    碰/吃 whose claimed tile's gap measured wide: a claimed tile's box is not always wider than tall)."""
+    fourth tile is set apart or lies sideways), three alike, with a sideways tile or making a 吃 (a
+    碰/吃 whose claimed tile's gap measured wide: a claimed tile's box is not always wider than tall), or four
+    with backs that make a 暗杠 (a back boxed narrower than it lies opens a gap between the two backs)."""
     tiles = (*a, *b)
-    if len(tiles) not in (3, 4) or not all(p.face_up for p in tiles):
+    if len(tiles) not in (3, 4):
         return False
     gap = (b[0].u - b[0].along / 2) - (a[-1].u + a[-1].along / 2)
     if gap > KONG_APART * width:
         return False
+    if not all(p.face_up for p in tiles):  # a 暗杠 parted between its two backs or beside one
+        return len(tiles) == 4 and (classify_meld(tiles)[0] or {}).get("type") == "angang"
     alike = all(_alike(tiles[0], p) for p in tiles[1:])
     return alike if len(tiles) == 4 else alike or any(p.sideways for p in tiles) or classify_meld(tiles)[0] is not None
 
