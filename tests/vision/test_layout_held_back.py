@@ -311,3 +311,17 @@ def test_table_named_a_blank_unlike_the_sets_sure_white_dragons_is_set_aside_how
     sure = [Detection(d.box, "5z", d.conf, (("5z", 0.99),)) for d in patches]
     _, a = read([*dets, *sure])
     assert a.set_aside == [] and "not_a_win" in codes(a)
+
+
+def test_a_concealed_kongs_two_backs_both_held_back_are_both_taken_in() -> None:
+    """Two 暗杠, the second laid 7筒 · back · back · 7筒 with both backs boxed under the threshold (a dark back scores
+    low): the sure boxes already count as many as a round without kongs has, and only taking both backs, two
+    tiles more than that, makes the kong (composed tuning photo s12_tuning_two_rows_041)."""
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s"]
+    dets = two_rows(hand, "7s", [["9s", "back", "back", "9s"], ["7p", "back", "back", "7p"]], "9m")
+    for i, conf in ((6, 0.2), (7, 0.14)):
+        dets[i] = Detection(dets[i].box, "back", conf, (("back", 0.85), ("5z", 0.01)))
+    asked, a = read(dets)
+    assert asked == [0.25, 0.1]
+    assert [(m["type"], m["tiles"]) for m in a.melds] == [("angang", "9999s"), ("angang", "7777p")]
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "7s", "9m")

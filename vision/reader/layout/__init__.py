@@ -74,8 +74,9 @@ SET_ASIDE_TRIES = 6
 WEAK_TRIES = 6
 #: … taken in at most at once (a hand with two blank 白板 and a faint indicator lacks three) …
 MAX_TAKEN = 4
-#: … beyond the tiles the round lacks, at most this many more (a kong's fourth tile held back beside a 碰).
-MAX_KONGS = 1
+#: … beyond the tiles the round lacks, at most this many more (a kong's fourth tile held back beside a 碰; 1 → 2: a
+#: 暗杠's two backs both boxed faintly, beside another kong the count already takes for a 碰; tuning +1, none lost).
+MAX_KONGS = 2
 #: What each tile taken beyond what the round lacks costs: a 碰 read as a kong assumes its fourth tile.
 KONG_EXTRA = 1.0
 #: The least sure doubtful boxes that may be set aside while held-back tiles are taken in (3 → 5: a stray box named
