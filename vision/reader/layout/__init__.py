@@ -318,8 +318,8 @@ def _unsure_blank(d: Detection, surest_blank: float = 0.0) -> bool:
 
 def odd_boxes(dets: Sequence[Detection]) -> dict[int, float]:
     """The ids of the boxes boxed oddly, with how likely each is a tile of its own: one tile boxed twice
-    (`crowded`, `CROWDED_ODDS`), a box far smaller than a tile (`small_boxes`, `SMALL_ODDS`), a doubtful 白板 named
-    unsurely (`BLANK_TABLE_ODDS`). However sure, such a box may be set aside (`_held_back_tries`), and it makes a
+    (`crowded`, `CROWDED_ODDS`), a box far smaller than a tile (`small_boxes`, `SMALL_ODDS`), a 白板 named
+    unsurely (`_unsure_blank`, `BLANK_TABLE_ODDS`). However sure, such a box may be set aside (`_held_back_tries`), and it makes a
     round read again (`_stray_in`)."""
     out = dict.fromkeys(crowded(dets), CROWDED_ODDS)
     for i in small_boxes(dets):
