@@ -325,3 +325,18 @@ def test_a_concealed_kongs_two_backs_both_held_back_are_both_taken_in() -> None:
     assert asked == [0.25, 0.1]
     assert [(m["type"], m["tiles"]) for m in a.melds] == [("angang", "9999s"), ("angang", "7777p")]
     assert (a.hand, a.win_tile, a.indicator) == (hand, "7s", "9m")
+
+
+def test_a_round_read_with_no_winning_tile_apart_looks_for_the_meld_tile_held_back() -> None:
+    """One row pushed down: 22567萬 77條 | 2萬 | 2222條 | 34筒 and the claimed 5筒 boxed under the threshold. Read
+    at 0.25 every group is concealed (the 精 3筒 4筒 make that a win) and no winning tile lies apart; the photo is
+    read again down to the floor, the 5筒 taken in, and the 吃 and the winning tile are found (composed tuning photo
+    s9_tuning_one_row_046)."""
+    hand = ["2m", "2m", "5m", "6m", "7m", "7s", "7s"]
+    row = row_of([*hand, "+0.8", "2m", "+0.8", "2s", "2s", "2s", "2s", "+0.8", "3p", "4p", "5p"], 10, 80)
+    dets = hold_back([tile_at(100, 10, "3p"), *row], len(row), conf=0.2, p=0.96)
+    asked, a = read(dets)
+    assert asked == [0.25, 0.1]
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "2m", "3p")
+    assert [(m["type"], m["tiles"]) for m in a.melds] == [("gang", "2222s"), ("chi", "345p")]
+    assert "五筒" in asked_tiles(a)

@@ -251,7 +251,7 @@ def _with_held_back(dets: list[Detection], given: str | None, sure_above: float,
                   key=lambda t: -t[1])
     first = first or _assign_any(sure or dets, given, options)
     stray = _stray_in(first)
-    if not sure or not (held or stray) or not (_troubled(first) or _short(first) or _pungs(first) or stray):
+    if not sure or not (held or stray) or not (_troubled(first) or _short(first) or _pungs(first) or stray or _no_win(first)):
         return first
     return _take_held_back(first, sure, held, given, options)
 
@@ -466,13 +466,13 @@ def read_layout(detect_at: Callable[[float], list[Detection]], conf: float, imag
                 indicator: str | None = None, options: Any = None) -> tuple[list[Detection], Assignment]:
     """The detections and layout of a photo, `detect_at(conf)` giving its detections at a threshold: read at
     `conf`; when that round lacks a tile or its indicator (`_short`), counts a box the classifier names no
-    tile surely (`_stray_in`), or does not add up to a legal round (`_troubled`: a box over the threshold may stand
-    in for a tile held back under it), the photo is detected again down to
+    tile surely (`_stray_in`), does not add up to a legal round (`_troubled`: a box over the threshold may stand
+    in for a tile held back under it), or has no winning tile set apart (`_no_win`), the photo is detected again down to
     WEAK_FLOOR and read with the boxes under `conf` held back (`assign(sure_above=conf)`), so a barely-seen
     tile is taken in only when the round needs it. Any other photo costs one detection, as before."""
     dets = detect_at(conf)
     first = assign(dets, image_size, indicator, options=options)
-    if not (_short(first) or _stray_in(first) or _troubled(first)) or conf <= WEAK_FLOOR:
+    if not (_short(first) or _stray_in(first) or _troubled(first) or _no_win(first)) or conf <= WEAK_FLOOR:
         return dets, first
     more = detect_at(WEAK_FLOOR)
     usable = _usable(more, image_size)
@@ -487,6 +487,12 @@ def _short(a: Assignment) -> bool:
     """The reading lacks a tile (fewer than 14 with the melds) or its indicator: a box may have scored low."""
     n = len(a.hand) + (1 if a.win_tile else 0) + 3 * len(a.melds)
     return n < 14 or a.indicator is None
+
+
+def _no_win(a: Assignment) -> bool:
+    """The reading found no winning tile set apart: the hand row may hold a meld short of a tile the detector scored
+    under the threshold, read as concealed tiles instead (the round is still read as it is when nothing better is found)."""
+    return a.win_tile is None
 
 
 def _assign_any(dets: list[Detection], given: str | None, options: Any = None) -> Assignment:
