@@ -340,3 +340,31 @@ def test_a_round_read_with_no_winning_tile_apart_looks_for_the_meld_tile_held_ba
     assert (a.hand, a.win_tile, a.indicator) == (hand, "2m", "3p")
     assert [(m["type"], m["tiles"]) for m in a.melds] == [("gang", "2222s"), ("chi", "345p")]
     assert "五筒" in asked_tiles(a)
+
+
+def test_a_legal_round_read_only_by_assuming_much_is_read_again_deeper() -> None:
+    """A 碰 of 2筒 whose sideways claimed tile is boxed twice, by a standing box named 1筒 (0.82) and a sideways one
+    named 2筒: read at 0.25 the round is legal only as a kong 2222筒 with the 1筒 changed to 2筒 (a cost over
+    `UNLIKELY`); read again down to the floor, where the sideways box is left out as covered, the cheaper round is
+    the 碰 (asked about), as in composed tuning photo s8_tuning_one_row_009."""
+    from vision.reader.layout import UNLIKELY, assign
+
+    hand = ["3m", "4m", "3p", "3m", "3p", "3m", "3m"]
+    dets = [tile_at(100, 10, "6s"), *row_of([*hand, "+0.8", "2m", "+0.8", "2p"], 10, 80)]
+    x = dets[-1].box[2]
+    doubled = Detection((x, 85, x + TW, 120), "1p", 0.64, (("1p", 0.82), ("2p", 0.03)))
+    sideways = Detection((x + 0.6 * TW, 88, x + 0.6 * TW + TH, 120), "2p", 0.61, (("2p", 0.67), ("1p", 0.12)))
+    last = tile_at(x + 0.6 * TW + TH - 5, 80, "2p")
+    dets += [doubled, sideways, last, *row_of(["7s", "8s", "9s"], last.box[2] + 0.8 * TW, 80)]
+    at_threshold = assign(dets, (1000, 1000))
+    assert at_threshold.melds[0]["tiles"] == "2222p" and at_threshold.cost >= UNLIKELY
+    asked: list[float] = []
+
+    def detect_at(conf: float) -> list[Detection]:
+        asked.append(conf)
+        return dets if conf >= 0.25 else [d for d in dets if d is not sideways]
+
+    a = read_layout(detect_at, 0.25, (1000, 1000))[1]
+    assert asked == [0.25, 0.1]
+    assert [(m["type"], m["tiles"]) for m in a.melds] == [("peng", "222p"), ("chi", "789s")]
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "2m", "6s") and "legal_fix" in codes(a)

@@ -123,6 +123,10 @@ CROWDED_ODDS = 0.25
 #: (tuning, 1 140 photos: of 30 such boxes at the threshold 5 were tiles, none under 0.35), a tile at these odds.
 SMALL = 0.5
 SMALL_ODDS = 0.2
+#: A legal round read at the threshold whose reading costs this much (−log odds, `Assignment.cost`) or more is read
+#: again down to `WEAK_FLOOR` (tuning, 1 140 photos: 21 more read deeper; a stray box read 1筒, changed to 2筒 to make a
+#: kong of a 碰, is set aside; +1, none lost at 0.7–3).
+UNLIKELY = 2.0
 #: A box within this share of the photo's shorter side from its edge touches the frame (`cut_by_the_frame`).
 FRAME_EDGE = 0.01
 #: A photo whose round does not add up is detected again down to this confidence, its boxes under the
@@ -251,7 +255,7 @@ def _with_held_back(dets: list[Detection], given: str | None, sure_above: float,
                   key=lambda t: -t[1])
     first = first or _assign_any(sure or dets, given, options)
     stray = _stray_in(first)
-    if not sure or not (held or stray) or not (_troubled(first) or _short(first) or _pungs(first) or stray or _no_win(first)):
+    if not sure or not (held or stray) or not (_troubled(first) or _short(first) or _pungs(first) or stray or _no_win(first) or _unlikely(first)):
         return first
     return _take_held_back(first, sure, held, given, options)
 
@@ -467,12 +471,12 @@ def read_layout(detect_at: Callable[[float], list[Detection]], conf: float, imag
     """The detections and layout of a photo, `detect_at(conf)` giving its detections at a threshold: read at
     `conf`; when that round lacks a tile or its indicator (`_short`), counts a box the classifier names no
     tile surely (`_stray_in`), does not add up to a legal round (`_troubled`: a box over the threshold may stand
-    in for a tile held back under it), or has no winning tile set apart (`_no_win`), the photo is detected again down to
+    in for a tile held back under it), or has no winning tile set apart (`_no_win`) or is read only by assuming much (`_unlikely`), the photo is detected again down to
     WEAK_FLOOR and read with the boxes under `conf` held back (`assign(sure_above=conf)`), so a barely-seen
     tile is taken in only when the round needs it. Any other photo costs one detection, as before."""
     dets = detect_at(conf)
     first = assign(dets, image_size, indicator, options=options)
-    if not (_short(first) or _stray_in(first) or _troubled(first) or _no_win(first)) or conf <= WEAK_FLOOR:
+    if not (_short(first) or _stray_in(first) or _troubled(first) or _no_win(first) or _unlikely(first)) or conf <= WEAK_FLOOR:
         return dets, first
     more = detect_at(WEAK_FLOOR)
     usable = _usable(more, image_size)
@@ -493,6 +497,12 @@ def _no_win(a: Assignment) -> bool:
     """The reading found no winning tile set apart: the hand row may hold a meld short of a tile the detector scored
     under the threshold, read as concealed tiles instead (the round is still read as it is when nothing better is found)."""
     return a.win_tile is None
+
+
+def _unlikely(a: Assignment) -> bool:
+    """The reading assumes things together as unlikely as `UNLIKELY` (its cost: tiles changed from the classifier's
+    first choice, an odd layout): a box over the threshold may stand in for a tile held back under it."""
+    return a.cost >= UNLIKELY
 
 
 def _assign_any(dets: list[Detection], given: str | None, options: Any = None) -> Assignment:
