@@ -135,3 +135,40 @@ def test_a_short_tile_net_run_writes_an_int8_classifier_the_reader_loads(tmp_pat
     assert reader(crops.x[:3]).shape == (3, 36)
     emb = reader.session.run(["embedding"], {reader.input_name: np.zeros((2, 3, CROP_H, CROP_W), np.float32)})[0]
     assert emb.shape == (2, 1280)
+
+
+def test_a_tile_net_that_enlarges_its_crops_reads_the_readers_crops_as_the_plain_net_reads_them_enlarged(tmp_path):
+    """`upsample=1.5`: the reader's 64 × 48 crop is read at 96 × 72 inside the network and its exported graph (a 3 × 2
+    grid of the backbone's last features instead of 2 × 2), so the file still drops in for the shipped classifier."""
+    pytest.importorskip("onnx")
+    from vision.reader.classifier import CROP_H, CROP_W, TileClassifier
+    from vision.training.tile_net import build_tile_net, export_tile_net
+
+    big = build_tile_net(upsample=1.5).eval()
+    plain = build_tile_net().eval()
+    plain.load_state_dict(big.state_dict())
+    x = torch.randn(2, 3, CROP_H, CROP_W)
+    with torch.no_grad():
+        enlarged = torch.nn.functional.interpolate(x, size=(96, 72), mode="bilinear", align_corners=False)
+        assert torch.allclose(big(x)[1], plain(enlarged)[1], atol=1e-5)
+        assert float((big(x)[1] - plain(x)[1]).abs().mean()) > 0.1 * float(plain(x)[1].abs().mean())
+    reader = TileClassifier(export_tile_net(big, tmp_path / "big.onnx"))
+    crops = np.random.default_rng(2).integers(0, 255, (3, CROP_H, CROP_W, 3), dtype=np.uint8)
+    assert reader(crops).shape == (3, 36)
+
+
+def test_a_tile_net_run_goes_on_from_an_earlier_runs_weights(tmp_path):
+    pytest.importorskip("onnx")
+    from vision.reader.classifier import CROP_H, CROP_W
+    from vision.training.classifier import CropSet
+    from vision.training.tile_net import build_tile_net, train_tile_net
+
+    rng = np.random.default_rng(3)
+    crops = CropSet(rng.integers(0, 255, (12, CROP_H, CROP_W, 3), dtype=np.uint8), rng.integers(0, 36, 12))
+    earlier = build_tile_net(pretrained=False)
+    torch.nn.init.constant_(earlier.head.weight, 0.01)
+    torch.save(earlier.state_dict(), tmp_path / "earlier.pt")
+    train_tile_net(crops, None, tmp_path / "cls.onnx", epochs=1, batch=12, lr=1e-9, log=lambda s: None,
+                   quantize=False, start=tmp_path / "earlier.pt")
+    went_on = torch.load(tmp_path / "cls.pt")
+    assert torch.allclose(went_on["head.weight"], earlier.state_dict()["head.weight"], atol=1e-5)

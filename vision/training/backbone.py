@@ -134,15 +134,18 @@ class TileNet(nn.Module):
     """Tile classifier on a Lite0 backbone; `forward` gives (logits, embedding)."""
 
     def __init__(self, num_classes: int, backbone: EfficientNetLite0 | None = None, dropout: float = 0.2,
-                 input_scale: float = 1.0) -> None:
+                 input_scale: float = 1.0, upsample: float = 1.0) -> None:
         super().__init__()
         self.input_scale = input_scale
+        self.upsample = upsample
         self.backbone = backbone if backbone is not None else EfficientNetLite0()
         self.dropout = nn.Dropout(dropout)
         self.head = nn.Linear(HEAD_CHANNELS, num_classes)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Class logits and the pooled embedding of each crop."""
+        """Class logits and the pooled embedding of each crop (enlarged `upsample` times first, bilinear)."""
+        if self.upsample != 1.0:
+            x = nn.functional.interpolate(x, scale_factor=self.upsample, mode="bilinear", align_corners=False)
         emb = self.backbone.features(x * self.input_scale if self.input_scale != 1.0 else x)
         return self.head(self.dropout(emb)), emb
 
@@ -162,7 +165,9 @@ class TileNet(nn.Module):
         return self
 
 
-def tile_net(num_classes: int, pretrained: bool = True, input_scale: float = 1.0) -> TileNet:
+def tile_net(num_classes: int, pretrained: bool = True, input_scale: float = 1.0, upsample: float = 1.0) -> TileNet:
     """A TileNet whose backbone starts from the packaged ImageNet weights (or at random); inputs are
-    multiplied by `input_scale` first (to bring another normalisation to the weights' (x − 0.5) / 0.5)."""
-    return TileNet(num_classes, pretrained_lite0() if pretrained else EfficientNetLite0(), input_scale=input_scale)
+    multiplied by `input_scale` first (to bring another normalisation to the weights' (x − 0.5) / 0.5) and
+    enlarged `upsample` times (the reader's 64 × 48 crop read at 96 × 72 inside the graph: 1.5)."""
+    return TileNet(num_classes, pretrained_lite0() if pretrained else EfficientNetLite0(), input_scale=input_scale,
+                   upsample=upsample)
