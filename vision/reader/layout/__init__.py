@@ -124,8 +124,8 @@ CROWDED_ODDS = 0.25
 SMALL = 0.5
 SMALL_ODDS = 0.2
 #: A legal round read at the threshold whose reading costs this much (−log odds, `Assignment.cost`) or more is read
-#: again down to `WEAK_FLOOR` (tuning, 1 140 photos: 21 more read deeper; a stray box read 1筒, changed to 2筒 to make a
-#: kong of a 碰, is set aside; +1, none lost at 0.7–3).
+#: again down to `WEAK_FLOOR` (tuning, 1 140 photos: 21 more read deeper; a doubled box named 1筒, changed to 2筒, had made
+#: a 碰 a kong, and read deeper, where the doubled box is left out, the 碰 is read; +1, none lost at 0.7–3).
 UNLIKELY = 2.0
 #: A box within this share of the photo's shorter side from its edge touches the frame (`cut_by_the_frame`).
 FRAME_EDGE = 0.01
@@ -255,7 +255,7 @@ def _with_held_back(dets: list[Detection], given: str | None, sure_above: float,
                   key=lambda t: -t[1])
     first = first or _assign_any(sure or dets, given, options)
     stray = _stray_in(first)
-    if not sure or not (held or stray) or not (_troubled(first) or _short(first) or _pungs(first) or stray or _no_win(first) or _unlikely(first)):
+    if not sure or not (held or stray) or not (_in_doubt(first) or _pungs(first) or stray):
         return first
     return _take_held_back(first, sure, held, given, options)
 
@@ -476,7 +476,7 @@ def read_layout(detect_at: Callable[[float], list[Detection]], conf: float, imag
     tile is taken in only when the round needs it. Any other photo costs one detection, as before."""
     dets = detect_at(conf)
     first = assign(dets, image_size, indicator, options=options)
-    if not (_short(first) or _stray_in(first) or _troubled(first) or _no_win(first) or _unlikely(first)) or conf <= WEAK_FLOOR:
+    if not (_in_doubt(first) or _stray_in(first)) or conf <= WEAK_FLOOR:
         return dets, first
     more = detect_at(WEAK_FLOOR)
     usable = _usable(more, image_size)
@@ -491,6 +491,12 @@ def _short(a: Assignment) -> bool:
     """The reading lacks a tile (fewer than 14 with the melds) or its indicator: a box may have scored low."""
     n = len(a.hand) + (1 if a.win_tile else 0) + 3 * len(a.melds)
     return n < 14 or a.indicator is None
+
+
+def _in_doubt(a: Assignment) -> bool:
+    """A reading worth reading again with the boxes under the threshold: it lacks a tile or its indicator, does not add
+    up, has no winning tile set apart, or assumes much (`_short`, `_troubled`, `_no_win`, `_unlikely`)."""
+    return _short(a) or _troubled(a) or _no_win(a) or _unlikely(a)
 
 
 def _no_win(a: Assignment) -> bool:
