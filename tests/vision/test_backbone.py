@@ -172,3 +172,25 @@ def test_a_tile_net_run_goes_on_from_an_earlier_runs_weights(tmp_path):
                    quantize=False, start=tmp_path / "earlier.pt")
     went_on = torch.load(tmp_path / "cls.pt")
     assert torch.allclose(went_on["head.weight"], earlier.state_dict()["head.weight"], atol=1e-5)
+
+
+def test_two_classifiers_averaged_into_one_graph_read_as_the_mean_of_their_logits(tmp_path):
+    """`vision.training.ensemble.average_logits`: the shipped classifier and a Lite0 tile net in one file that drops in
+    for the shipped one, its logits their weighted mean, its embedding the first's (the memory's crops stay valid)."""
+    pytest.importorskip("onnx")
+    from vision.reader.classifier import CROP_H, CROP_W, TileClassifier, to_blob
+    from vision.reader.detector import DEFAULT_CLASSIFIER
+    from vision.training.ensemble import average_logits
+    from vision.training.tile_net import build_tile_net, export_tile_net
+
+    other = export_tile_net(build_tile_net(pretrained=False, upsample=1.5), tmp_path / "lite.onnx")
+    pair = TileClassifier(average_logits(DEFAULT_CLASSIFIER, other, tmp_path / "pair.onnx", weight=0.7))
+    shipped, lite = TileClassifier(DEFAULT_CLASSIFIER), TileClassifier(other)
+    crops = np.random.default_rng(4).integers(0, 255, (5, CROP_H, CROP_W, 3), dtype=np.uint8)
+    blob = {shipped.input_name: to_blob(crops)}
+    a_logits, a_emb = shipped.session.run(["logits", "embedding"], blob)
+    b_logits = lite.session.run(["logits"], blob)[0]
+    logits, emb = pair.session.run(["logits", "embedding"], blob)
+    assert np.allclose(logits, 0.7 * a_logits + 0.3 * b_logits, atol=1e-4)
+    assert np.array_equal(emb, a_emb) and pair.names == shipped.names
+    assert pair(crops).shape == (5, 36)
