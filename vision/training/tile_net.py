@@ -55,8 +55,8 @@ def train_tile_net(train: CropSet, valid: CropSet | None, out_onnx: str | Path, 
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    model = build_tile_net(frozen_blocks=frozen_blocks, upsample=upsample)
-    if start is not None:
+    model = build_tile_net(pretrained=start is None, frozen_blocks=frozen_blocks, upsample=upsample)
+    if start is not None:  # every weight comes from the earlier run: the ImageNet ones are not read first
         model.load_state_dict(torch.load(str(start), map_location="cpu"))
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=lr, weight_decay=1e-4)
