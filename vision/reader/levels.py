@@ -1,7 +1,8 @@
 """One detector pass over a photo, named as deep as the layout asks (`DetectionLevels.at(conf)`).
 
-`layout.read_layout` reads a photo at the threshold, and only a photo lacking a tile or its indicator, or not
-adding up to a legal round, again down to `layout.WEAK_FLOOR`. Run twice, the detector would find its boxes twice and name every box
+`layout.read_layout` reads a photo at the threshold, and only a photo whose reading is in doubt (`layout._in_doubt`:
+lacking a tile or its indicator, not adding up to a legal round, with no winning tile apart, or read only by
+assuming much) again down to `layout.WEAK_FLOOR`. Run twice, the detector would find its boxes twice and name every box
 again, many of them table; here the YOLO stage runs once, down to the floor, and the classifier names
 the boxes the threshold can pass first, then, if asked, at most `MAX_WEAK` of the others that no
 named box covers, surest first; with `fill_gaps`, also the tiles no box brought (`vision.reader.gaps`:
