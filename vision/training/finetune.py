@@ -30,6 +30,7 @@ from typing import Any
 from vision.datasets.store import DatasetError, DatasetStore
 from vision.datasets.yolo import IMAGE_SUFFIXES
 from vision.reader.detection import CLASS_NAMES
+from vision.training.ensemble import pair_weight, with_first
 from vision.training.registry import (
     CURRENT_CLASSIFIER,
     CURRENT_ONNX,
@@ -160,7 +161,9 @@ def default_classifier_train(team_train: Path, base_images: Path | None, start: 
     tiles of `SYNTHETIC_SCENES` scenes in varied drawn designs, with `none` crops: boxes of `detector`
     that no label covers (tiles the start classifier is sure of left out, as unlabelled ones) and
     labels shifted half a tile. `CLASSIFIER_EPOCHS` at `CLASSIFIER_LR`, the last epoch kept (the
-    held-back photos judge it afterwards)."""
+    held-back photos judge it afterwards). When the classifier beside `start` (its ``.onnx``) is a pair
+    (`vision.training.ensemble`), `start` holds its first half's weights: that half is trained and put back in
+    the pair beside the unchanged second half (`with_first`); ``.pt`` and ``.fp32.onnx`` stay the first half's."""
     import numpy as np
 
     from vision.datasets.yolo import image_files, write_split
@@ -202,6 +205,10 @@ def default_classifier_train(team_train: Path, base_images: Path | None, start: 
     if not len(crops.y):
         raise DatasetError("团队照片里没有标好的牌，无法训练牌面分类", f"no labelled tiles to train the classifier on in {team_train}")
     train_classifier(crops, None, out, epochs=CLASSIFIER_EPOCHS, lr=CLASSIFIER_LR, start_from=start, log=lambda _m: None)
+    current = start.with_suffix(".onnx") if start is not None else None
+    if current is not None and current.is_file() and pair_weight(current) is not None:
+        with_first(current, out, out)  # `start` holds the pair's first half: the fine-tuned half goes back beside the second
+        log(f"the fine-tuned classifier rejoins the second half of {current.name} (weight {pair_weight(out)})")
     return out
 
 
