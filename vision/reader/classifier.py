@@ -1,4 +1,5 @@
-"""Second stage of the detector: a small CNN that names the tile in a crop cut from the full photo.
+"""Second stage of the detector: a crop classifier that names the tile in a crop cut from the full photo (the shipped
+one is a pair of CNNs in one ONNX graph, their logits averaged: `vision.training.ensemble`).
 
 The YOLO stage finds where the tiles are; this stage looks at each tile at the photo's own
 resolution (a 12-MP photo letterboxed to 416 px leaves a tile some 20 px wide, too few to tell
