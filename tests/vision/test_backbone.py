@@ -97,22 +97,19 @@ def test_the_exported_tile_net_drops_in_for_the_reader_and_exposes_its_embedding
 
 
 def test_an_embedding_output_added_to_a_classifier_leaves_its_logits_exactly_as_they_were(tmp_path):
-    onnx = pytest.importorskip("onnx")
-    from vision.reader.classifier import CROP_H, CROP_W, TileClassifier
+    pytest.importorskip("onnx")
+    from vision.reader.classifier import CLASSIFIER_NAMES, CROP_H, CROP_W, TileClassifier
     from vision.reader.detector import DEFAULT_CLASSIFIER
+    from vision.training.classifier import build_model, export_crop_graph
     from vision.training.tile_net import add_embedding_output
 
-    m = onnx.load(str(DEFAULT_CLASSIFIER))
-    keep = [o for o in m.graph.output if o.name == "logits"]
-    del m.graph.output[:]
-    m.graph.output.extend(keep)
-    for node in [n for n in m.graph.node if "embedding" in n.output]:  # the shipped one already has it
-        m.graph.node.remove(node)
-    onnx.save(m, str(tmp_path / "plain.onnx"))
-    out = add_embedding_output(tmp_path / "plain.onnx", tmp_path / "emb.onnx")
+    torch.manual_seed(0)  # a v9-shaped network exported with logits only, as classifiers before the memory were
+    plain = export_crop_graph(build_model(), tmp_path / "plain.onnx", ["logits"], {"names": ",".join(CLASSIFIER_NAMES)})
+    out = add_embedding_output(plain, tmp_path / "emb.onnx")
     crops = np.random.default_rng(1).integers(0, 255, (8, CROP_H, CROP_W, 3), dtype=np.uint8)
-    plain, emb = TileClassifier(tmp_path / "plain.onnx"), TileClassifier(out)
-    assert np.array_equal(plain(crops), emb(crops))
+    before, emb = TileClassifier(plain), TileClassifier(out)
+    assert np.array_equal(before(crops), emb(crops))
+    assert [o.name for o in before.session.get_outputs()] == ["logits"]
     assert [o.name for o in emb.session.get_outputs()] == ["logits", "embedding"]
     assert [o.name for o in TileClassifier(DEFAULT_CLASSIFIER).session.get_outputs()] == ["logits", "embedding"]
 

@@ -26,8 +26,8 @@ def tiny_classifier(path: Path, seed: int) -> Path:
          helper.make_node("Flatten", ["pooled"], ["embedding"], name="flat"),
          helper.make_node("MatMul", ["embedding", "weight"], ["logits"], name="head")],
         "tiny", [helper.make_tensor_value_info("crops", TensorProto.FLOAT, [None, 3, CROP_H, CROP_W])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, None),
-         helper.make_tensor_value_info("embedding", TensorProto.FLOAT, None)],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [None, len(CLASSIFIER_NAMES)]),
+         helper.make_tensor_value_info("embedding", TensorProto.FLOAT, [None, 3])],
         initializer=[numpy_helper.from_array(weight, "weight")])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8
@@ -56,6 +56,7 @@ def test_a_pair_reads_the_weighted_mean_of_its_halves_logits_and_the_first_halfs
     assert np.allclose(logits, 0.7 * a_logits + 0.3 * b_logits, atol=1e-5)
     assert np.array_equal(emb, a_emb) and TileClassifier(pair).names == CLASSIFIER_NAMES
     assert pair_weight(pair) == 0.7 and pair_weight(first) is None
+    onnx.checker.check_model(onnx.load(str(pair)))  # a valid graph, its outputs typed as the first half's
 
 
 def test_a_fine_tuned_first_half_goes_back_into_the_pair_beside_the_unchanged_second(tmp_path, crops):
@@ -67,6 +68,7 @@ def test_a_fine_tuned_first_half_goes_back_into_the_pair_beside_the_unchanged_se
     logits, emb = outputs(again, crops)
     assert np.allclose(logits, 0.6 * t_logits + 0.4 * b_logits, atol=1e-5)
     assert np.array_equal(emb, t_emb) and pair_weight(again) == 0.6
+    onnx.checker.check_model(onnx.load(str(again)))
     assert not np.allclose(logits, outputs(pair, crops)[0], atol=1e-3)  # the old first half is gone
     # the pair file may be its own output (the fine-tune writes the candidate in place)
     assert np.allclose(outputs(with_first(again, first, again), crops)[0], outputs(pair, crops)[0], atol=1e-6)
@@ -76,3 +78,13 @@ def test_only_a_pair_takes_a_new_first_half(tmp_path):
     single = tiny_classifier(tmp_path / "a.onnx", 1)
     with pytest.raises(ValueError, match="not a pair"):
         with_first(single, single, tmp_path / "out.onnx")
+
+
+def test_a_classifier_without_an_embedding_cannot_join_a_pair(tmp_path):
+
+    single = tiny_classifier(tmp_path / "a.onnx", 1)
+    m = onnx.load(str(single))
+    m.graph.output.remove(next(o for o in m.graph.output if o.name == "embedding"))
+    onnx.save(m, str(tmp_path / "plain.onnx"))
+    with pytest.raises(ValueError, match="embedding"):
+        average_logits(tmp_path / "plain.onnx", single, tmp_path / "pair.onnx")

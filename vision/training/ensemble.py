@@ -45,19 +45,27 @@ def _glue(weight: float) -> tuple[list[Any], list[Any]]:
     return nodes, weights
 
 
-def _pair(first: Any, second: Any, weight: float, input_name: str, like: Any) -> Any:
-    """One graph of two prefixed halves and the glue, with `like`'s input, opset and IR version."""
-    import onnx
+def _pair(first: Any, second: Any, weight: float, input_name: str, like: Any, outputs: list[Any]) -> Any:
+    """One graph of two prefixed halves and the glue, with `like`'s input, opset and IR version and `outputs` (the
+    first half's ``logits`` and ``embedding``, shapes and all)."""
     from onnx import helper
 
     glue, weights = _glue(weight)
-    outputs = [helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None) for name in ("logits", "embedding")]
     graph = helper.make_graph([*first.graph.node, *second.graph.node, *glue], "pair", list(like.graph.input), outputs,
                               initializer=[*first.graph.initializer, *second.graph.initializer, *weights],
                               value_info=[*first.graph.value_info, *second.graph.value_info])
     model = helper.make_model(graph, opset_imports=like.opset_import)
     model.ir_version = like.ir_version
     return model
+
+
+def _outputs(model: Any) -> list[Any]:
+    """`model`'s ``logits`` and ``embedding`` outputs (name, type and shape), which its pair gives too."""
+    found = {o.name: o for o in model.graph.output}
+    missing = [n for n in ("logits", "embedding") if n not in found]
+    if missing:
+        raise ValueError(f"a classifier in a pair needs outputs logits and embedding; {missing} missing")
+    return [found["logits"], found["embedding"]]
 
 
 def _save(model: Any, metadata: Any, weight: float, out: str | Path) -> Path:
@@ -79,7 +87,7 @@ def average_logits(first: str | Path, second: str | Path, out: str | Path, weigh
 
     a, b = onnx.load(str(first)), onnx.load(str(second))
     name = a.graph.input[0].name
-    model = _pair(_prefixed(a, FIRST, name), _prefixed(b, SECOND, name), weight, name, a)
+    model = _pair(_prefixed(a, FIRST, name), _prefixed(b, SECOND, name), weight, name, a, _outputs(a))
     return _save(model, a.metadata_props, weight, out)
 
 
@@ -110,5 +118,5 @@ def with_first(pair: str | Path, first: str | Path, out: str | Path) -> Path:
         [n for n in old.graph.node if second_only(n.output)], "second", [], [],
         initializer=[t for t in old.graph.initializer if t.name.startswith(SECOND)],
         value_info=[v for v in old.graph.value_info if v.name.startswith(SECOND)]))
-    model = _pair(_prefixed(new, FIRST, name), second, weight, name, old)
+    model = _pair(_prefixed(new, FIRST, name), second, weight, name, old, _outputs(new))
     return _save(model, new.metadata_props, weight, out)
