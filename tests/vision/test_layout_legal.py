@@ -136,3 +136,18 @@ def test_a_blank_white_dragon_the_classifier_barely_prefers_a_back_to_is_read_as
     _, a = read_layout(lambda c: [d for d in dets if d.conf >= c], 0.25)
     assert (sorted(a.hand), a.win_tile, a.indicator) == (sorted(hand), "6m", "8s")
     assert any(q["code"] == "legal_fix" and "白" in q["zh"] for q in a.questions)
+
+
+def test_a_lone_tile_left_over_when_the_player_gives_the_indicator_is_reported_not_an_internal_error() -> None:
+    """翻精 九万 lies alone above 123m 456p 789s 11z 55z and a drawn 三万, and the player also says 九万: a reading that
+    leaves the lone 九万 out is a lone tile with no role, asked about (it once stopped `jingsuan read` with KeyError)."""
+    tw = 65.0
+    row = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "5z", "5z"]
+    second = {"1m": "1p", "2m": "3m", "3m": "2m", "6p": "7p", "5z": "back"}
+    dets = [Detection((24 + i * tw, 145, 24 + (i + 1) * tw, 225), c, 0.89, ((c, 0.95), (second.get(c, "9p"), 0.01)))
+            for i, c in enumerate(row)]
+    dets.append(Detection((885, 145, 949, 227), "3m", 0.85, (("3m", 0.94), ("2m", 0.01))))
+    dets.append(Detection((23, 26, 89, 106), "9m", 0.89, (("9m", 0.97), ("5m", 0.004))))
+    _, a = read_layout(lambda conf: [d for d in dets if d.conf >= conf], 0.25, (1000, 288), indicator="9m")
+    assert a.indicator == "9m" and len(a.hand) + (a.win_tile is not None) >= 13
+    assert all(r.role in ("hand", "win", "meld", "indicator", "unknown") for r in a.tiles)

@@ -418,8 +418,9 @@ def _with_indicator(roles: list[tuple[Unit, str]], cost: float, given: str | Non
         return
     if len(lone) > 1:
         return  # a lone tile no role explains: a stray box, for the set-aside pass
-    for pick in picks:
-        yield Plan(tuple((u, "indicator" if k == pick else role) for k, (u, role) in enumerate(roles)), cost)
+    for pick in picks:  # a lone tile not taken as the indicator (the player gave it, another lies alone) is unexplained
+        yield Plan(tuple((u, "indicator" if k == pick else "unexplained" if role == "lone" else role)
+                         for k, (u, role) in enumerate(roles)), cost)
 
 
 def _counts_add_up(plan: Plan) -> bool:
