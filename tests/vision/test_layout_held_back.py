@@ -299,8 +299,9 @@ def test_a_round_that_adds_up_but_is_no_win_looks_for_its_held_back_tile() -> No
 def test_table_named_a_blank_unlike_the_sets_sure_white_dragons_is_set_aside_however_sure_its_box() -> None:
     """A white table between tiles is boxed surely (0.47, 0.29) and named 白板 at 0.57 and 0.61, beside the set's
     framed 白板 of the hand named 0.99: the set's 白板 look alike, a patch of table does not, so both boxes are set
-    aside (and asked about) and the round is whole; the same boxes named 白板 as surely as the hand's are tiles, not
-    dropped unasked: the photo is said not to read as a win (composed tuning photo s8_tuning_one_row_039)."""
+    aside (and asked about) and the round is whole; the same boxes boxed surer (0.75, 0.65: above `DOUBTFUL`) and named
+    白板 as surely as the hand's are tiles, not dropped: the photo is said not to read as a win (composed tuning photo
+    s8_tuning_one_row_039)."""
     hand = ["5m", "5m", "5m", "7m", "7m", "9p", "9p", "9p", "3s", "3s", "5z", "5z", "5z"]
     dets = [Detection(d.box, d.tile, d.conf, ((d.tile, 0.99),)) for d in two_rows(hand, "7m", [], "1s")]
     patches = [Detection((80 + 13 * TW + 2, 80, 80 + 13 * TW + 2 + 0.8 * TW, 80 + TH), "5z", 0.47, (("5z", 0.57), ("back", 0.01))),
@@ -308,7 +309,7 @@ def test_table_named_a_blank_unlike_the_sets_sure_white_dragons_is_set_aside_how
     _, a = read([*dets, *patches])
     assert (a.hand, a.win_tile, a.indicator) == (hand, "7m", "1s") and a.set_aside and set(map(id, a.set_aside)) == set(map(id, patches))
     assert "set_aside" in codes(a)
-    sure = [Detection(d.box, "5z", d.conf, (("5z", 0.99),)) for d in patches]
+    sure = [Detection(d.box, "5z", conf, (("5z", 0.99),)) for d, conf in zip(patches, (0.75, 0.65), strict=True)]
     _, a = read([*dets, *sure])
     assert a.set_aside == [] and "not_a_win" in codes(a)
 
