@@ -42,3 +42,36 @@ def write_yolo_split(root: Path, names: list[str]) -> Path:
 def yolo_split() -> Callable[[Path, list[str]], Path]:
     """`write_yolo_split`, for tests that need a small labelled split."""
     return write_yolo_split
+
+
+def write_tiny_classifier(path: Path, seed: int) -> Path:
+    """A crop classifier as the reader opens it (input `crops`, outputs `logits` and `embedding`, class names in
+    its metadata): mean colour per channel → a random linear layer."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    from vision.reader.classifier import CLASSIFIER_NAMES, CROP_H, CROP_W
+
+    rng = np.random.default_rng(seed)
+    weight = rng.normal(size=(3, len(CLASSIFIER_NAMES))).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("GlobalAveragePool", ["crops"], ["pooled"], name="pool"),
+         helper.make_node("Flatten", ["pooled"], ["embedding"], name="flat"),
+         helper.make_node("MatMul", ["embedding", "weight"], ["logits"], name="head")],
+        "tiny", [helper.make_tensor_value_info("crops", TensorProto.FLOAT, [None, 3, CROP_H, CROP_W])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [None, len(CLASSIFIER_NAMES)]),
+         helper.make_tensor_value_info("embedding", TensorProto.FLOAT, [None, 3])],
+        initializer=[numpy_helper.from_array(weight, "weight")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "names", ",".join(CLASSIFIER_NAMES)
+    onnx.save(model, str(path))
+    return path
+
+
+@pytest.fixture
+def tiny_classifier() -> Callable[[Path, int], Path]:
+    """`write_tiny_classifier`: a crop classifier small enough to build in a test (needs the `onnx` package)."""
+    pytest.importorskip("onnx")
+    return write_tiny_classifier

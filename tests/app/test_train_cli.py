@@ -59,6 +59,53 @@ def test_train_classifier_only_trains_from_labelled_photos_and_varied_scenes(tmp
     assert TileClassifier(out).names == CLASSIFIER_NAMES and out.with_suffix(".pt").is_file()
 
 
+@needs_noto
+def test_train_classifier_with_the_pretrained_backbone_writes_a_classifier_the_reader_loads(tmp_path, capsys) -> None:
+    """`--backbone lite0 --upsample 1.5`: the EfficientNet-Lite0 half of the shipped pair, from the packaged ImageNet
+    weights, its crop read 1.5× larger inside the graph; int8, with its weights beside it."""
+    pytest.importorskip("torch")
+    from app.cli import main
+    from vision.reader.classifier import CROP_H, CROP_W, TileClassifier
+    from vision.training.synth import random_scene, write_yolo_sample
+
+    rng = np.random.default_rng(6)
+    for split, n in (("train", 2), ("valid", 1)):
+        for i in range(n):
+            write_yolo_sample(random_scene(rng, tileset="glyph", tile_height=40), tmp_path / "d" / split, f"s{i}")
+    out = tmp_path / "lite.onnx"
+    rc = main(["train", "classifier", str(out), "--source", "", "--data-dir", str(tmp_path / "d"), "--epochs", "1",
+               "--judge", "", "--backbone", "lite0", "--upsample", "1.5"])  # fmt: skip
+    assert rc == 0 and "classifier crops: train" in capsys.readouterr().out
+    clf = TileClassifier(out)
+    assert clf.names == CLASSIFIER_NAMES and out.with_suffix(".pt").is_file()
+    crops = rng.integers(0, 255, (3, CROP_H, CROP_W, 3), dtype=np.uint8)
+    assert clf(crops).shape == (3, len(CLASSIFIER_NAMES))
+    assert clf.session.get_modelmeta().custom_metadata_map.get("backbone", "").startswith("efficientnet-lite0")
+
+
+def test_train_pair_joins_two_classifiers_into_the_file_the_reader_opens(tmp_path, capsys, tiny_classifier) -> None:
+    from app.cli import main
+    from vision.reader.classifier import TileClassifier
+    from vision.training.ensemble import pair_weight
+
+    first, second = tiny_classifier(tmp_path / "v9.onnx", 1), tiny_classifier(tmp_path / "lite.onnx", 2)
+    out = tmp_path / "models" / "tile_classifier.onnx"
+    assert main(["train", "pair", str(first), str(second), str(out), "--weight", "0.6"]) == 0
+    assert "0.6 × v9.onnx + 0.4 × lite.onnx" in capsys.readouterr().out
+    assert pair_weight(out) == 0.6 and TileClassifier(out).names == CLASSIFIER_NAMES
+
+
+def test_train_pair_says_what_is_wrong_with_its_input(tmp_path, capsys, tiny_classifier) -> None:
+    from app.cli import main
+
+    first = tiny_classifier(tmp_path / "v9.onnx", 1)
+    assert main(["train", "pair", str(first), str(tmp_path / "nope.onnx"), str(tmp_path / "out.onnx")]) != 0
+    err = capsys.readouterr().err
+    assert "找不到牌面分类模型" in err and "nope.onnx" in err and "Traceback" not in err
+    assert main(["train", "pair", str(first), str(first), str(tmp_path / "out.onnx"), "--weight", "1.5"]) != 0
+    assert "--weight" in capsys.readouterr().err and not (tmp_path / "out.onnx").exists()
+
+
 def test_train_cli_adds_camera_copies_and_passes_close_mosaic(tmp_path, monkeypatch, capsys, yolo_split) -> None:
     from app.cli import main
     from vision.training import detector as T

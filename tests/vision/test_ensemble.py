@@ -14,29 +14,6 @@ from vision.reader.classifier import CLASSIFIER_NAMES, CROP_H, CROP_W, TileClass
 from vision.training.ensemble import average_logits, pair_weight, with_first  # noqa: E402
 
 
-def tiny_classifier(path: Path, seed: int) -> Path:
-    """A crop classifier as the reader opens it (input `crops`, outputs `logits` and `embedding`, class names in
-    its metadata): mean colour per channel → a random linear layer."""
-    from onnx import TensorProto, helper, numpy_helper
-
-    rng = np.random.default_rng(seed)
-    weight = rng.normal(size=(3, len(CLASSIFIER_NAMES))).astype(np.float32)
-    graph = helper.make_graph(
-        [helper.make_node("GlobalAveragePool", ["crops"], ["pooled"], name="pool"),
-         helper.make_node("Flatten", ["pooled"], ["embedding"], name="flat"),
-         helper.make_node("MatMul", ["embedding", "weight"], ["logits"], name="head")],
-        "tiny", [helper.make_tensor_value_info("crops", TensorProto.FLOAT, [None, 3, CROP_H, CROP_W])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [None, len(CLASSIFIER_NAMES)]),
-         helper.make_tensor_value_info("embedding", TensorProto.FLOAT, [None, 3])],
-        initializer=[numpy_helper.from_array(weight, "weight")])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    entry = model.metadata_props.add()
-    entry.key, entry.value = "names", ",".join(CLASSIFIER_NAMES)
-    onnx.save(model, str(path))
-    return path
-
-
 def outputs(model: Path, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     clf = TileClassifier(model)
     logits, embedding = clf.session.run(["logits", "embedding"], {clf.input_name: to_blob(crops)})
@@ -48,7 +25,7 @@ def crops() -> np.ndarray:
     return np.random.default_rng(4).integers(0, 255, (5, CROP_H, CROP_W, 3), dtype=np.uint8)
 
 
-def test_a_pair_reads_the_weighted_mean_of_its_halves_logits_and_the_first_halfs_embedding(tmp_path, crops):
+def test_a_pair_reads_the_weighted_mean_of_its_halves_logits_and_the_first_halfs_embedding(tmp_path, crops, tiny_classifier):
     first, second = tiny_classifier(tmp_path / "a.onnx", 1), tiny_classifier(tmp_path / "b.onnx", 2)
     pair = average_logits(first, second, tmp_path / "pair.onnx", weight=0.7)
     (a_logits, a_emb), (b_logits, _) = outputs(first, crops), outputs(second, crops)
@@ -59,7 +36,7 @@ def test_a_pair_reads_the_weighted_mean_of_its_halves_logits_and_the_first_halfs
     onnx.checker.check_model(onnx.load(str(pair)))  # a valid graph, its outputs typed as the first half's
 
 
-def test_a_fine_tuned_first_half_goes_back_into_the_pair_beside_the_unchanged_second(tmp_path, crops):
+def test_a_fine_tuned_first_half_goes_back_into_the_pair_beside_the_unchanged_second(tmp_path, crops, tiny_classifier):
     first, second = tiny_classifier(tmp_path / "a.onnx", 1), tiny_classifier(tmp_path / "b.onnx", 2)
     tuned = tiny_classifier(tmp_path / "tuned.onnx", 3)
     pair = average_logits(first, second, tmp_path / "pair.onnx", weight=0.6)
@@ -74,13 +51,13 @@ def test_a_fine_tuned_first_half_goes_back_into_the_pair_beside_the_unchanged_se
     assert np.allclose(outputs(with_first(again, first, again), crops)[0], outputs(pair, crops)[0], atol=1e-6)
 
 
-def test_only_a_pair_takes_a_new_first_half(tmp_path):
+def test_only_a_pair_takes_a_new_first_half(tmp_path, tiny_classifier):
     single = tiny_classifier(tmp_path / "a.onnx", 1)
     with pytest.raises(ValueError, match="not a pair"):
         with_first(single, single, tmp_path / "out.onnx")
 
 
-def test_a_classifier_without_an_embedding_cannot_join_a_pair(tmp_path):
+def test_a_classifier_without_an_embedding_cannot_join_a_pair(tmp_path, tiny_classifier):
 
     single = tiny_classifier(tmp_path / "a.onnx", 1)
     m = onnx.load(str(single))
