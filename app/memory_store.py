@@ -5,7 +5,9 @@ crops are kept under the table's name and id (`table_key`). 算分 teaches the t
 (`score_lessons`), and at 确认记账 every tile of the photo's read hand (confirmed); 标注 teaches the boxes it
 saves. A crop is kept with its source (``photo#box``), so teaching a photo again replaces what it taught.
 The next photo of the table is read with the memory (`read_args`). A damaged file is set aside as
-``tile_memory.npz.bad`` and said in Chinese, never overwritten.
+``tile_memory.npz.bad`` and said in Chinese, never overwritten; so is a file taught with another classifier (a new
+release's models, an adopted fine-tune), as ``tile_memory.npz.old``: its crops mean nothing to the new classifier,
+but what the players taught is not thrown away unasked.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 
 from app.i18n import t as translate
 from scoring.errors import JingsuanError
-from vision.reader.memory import MEMORY_FILENAME, TileMemory, TileMemoryError
+from vision.reader.memory import MEMORY_FILENAME, TileMemory, TileMemoryError, read_npz
 
 TEXT: dict[str, tuple[str, str]] = {
     "taught": ("这桌已教会 {n} 张牌", "This table has taught {n} tiles"),
@@ -33,6 +35,9 @@ TEXT: dict[str, tuple[str, str]] = {
     "forget_no": ("取消", "Cancel"),
     "forgotten": ("已忘记这桌教过的 {n} 张牌", "Forgot the {n} tiles this table taught"),
     "set_aside": ("{msg}。已把它另存为 {bad}，这桌从头记起。", "{msg}. It was kept aside as {bad}; the table starts afresh."),
+    "other_model": ("纠错记忆是换牌面分类模型之前教的，现在的模型用不上。已把它另存为 {bad}，各桌从头记起。",
+                    "The correction memory was taught with an earlier tile classifier, which the current one cannot use. "
+                    "It was kept aside as {bad}; every table starts afresh."),
     "seen": ("知道了", "OK"),
     "cannot_teach": ("这次没记住纠正：{msg}", "The corrections were not remembered: {msg}"),
 }
@@ -79,10 +84,11 @@ def current_model() -> str | None:
         return None
 
 
-def set_aside(path: Path) -> Path:
-    """Move a damaged memory file out of the way as ``NAME.bad`` (``NAME.bad2``, … when taken); returns where."""
+def set_aside(path: Path, suffix: str = ".bad") -> Path:
+    """Move a memory file out of the way as ``NAME.bad`` (``NAME.bad2``, … when taken; or another `suffix`); returns
+    where."""
     for n in range(1, 1000):
-        aside = path.with_name(path.name + (".bad" if n == 1 else f".bad{n}"))
+        aside = path.with_name(path.name + (suffix if n == 1 else f"{suffix}{n}"))
         if not aside.exists():
             path.replace(aside)
             return aside
@@ -97,9 +103,20 @@ class Opened:
     problem: str = ""
 
 
+def taught_by_another(path: Path, model: str) -> bool:
+    """Whether the memory file at `path` holds crops taught with another classifier than `model`."""
+    if not path.is_file():
+        return False
+    data = read_npz(path)
+    return len(data["tiles"]) > 0 and str(data["model"]) != model
+
+
 def open_memory(path: Path, model: str, lang: str = "zh") -> Opened:
-    """The memory at `path` for `model`; a damaged file is set aside and said, and an empty memory given."""
+    """The memory at `path` for `model`; a damaged file, or one taught with another classifier, is set aside and said,
+    and an empty memory given."""
     try:
+        if taught_by_another(path, model):
+            return Opened(TileMemory(model), say("other_model", lang, bad=set_aside(path, ".old").name))
         return Opened(TileMemory.load(path, model))
     except TileMemoryError as exc:
         try:

@@ -59,3 +59,21 @@ def test_the_models_key_changes_with_its_bytes(tmp_path: Path):
         p.parent.mkdir()
         p.write_bytes(data)
     assert ms.model_key(a) != ms.model_key(b) and ms.model_key(a).startswith("tile_classifier.onnx:")
+
+
+def test_a_memory_taught_with_another_classifier_is_kept_aside_and_said_not_overwritten(tmp_path: Path):
+    """A new release (or an adopted fine-tune) changes the classifier: the old crops mean nothing to it, but the first
+    lesson after the change must not silently overwrite what every table taught."""
+    path = tmp_path / "tile_memory.npz"
+    old = TileMemory("tile_classifier.onnx:v9")
+    old.add("张家", np.eye(3, dtype=np.float32)[:2], ["1m", "2m"])
+    old.save(path)
+    opened = ms.open_memory(path, "tile_classifier.onnx:pair")
+    assert opened.memory.count("张家") == 0 and not path.exists()
+    assert "换牌面分类模型之前" in opened.problem and "tile_memory.npz.old" in opened.problem
+    assert TileMemory.load(tmp_path / "tile_memory.npz.old", "tile_classifier.onnx:v9").count("张家") == 2
+    opened.memory.add("张家", np.eye(3, dtype=np.float32)[2:], ["3m"])
+    opened.memory.save(path)  # the new lessons go to a new file; the old one stays where it was put
+    assert ms.taught_count(path, "tile_classifier.onnx:pair", "张家") == (1, "")
+    assert (tmp_path / "tile_memory.npz.old").is_file()
+    assert ms.open_memory(path, "tile_classifier.onnx:pair").problem == ""  # said once, not on every read
