@@ -37,17 +37,24 @@ def test_train_asks_which_part_to_train_and_where_the_classifier_goes(capsys) ->
     assert "detector|classifier" in err and "out" in err
 
 
+def glyph_data(root: Path, seed: int, train: int) -> np.random.Generator:
+    """`train` + 1 `valid` scenes drawn in the glyph tileset under `root`; returns the generator, to draw on."""
+    from vision.training.synth import random_scene, write_yolo_sample
+
+    rng = np.random.default_rng(seed)
+    for split, n in (("train", train), ("valid", 1)):
+        for i in range(n):
+            write_yolo_sample(random_scene(rng, tileset="glyph", tile_height=40), root / split, f"s{i}")
+    return rng
+
+
 @needs_noto
 def test_train_classifier_only_trains_from_labelled_photos_and_varied_scenes(tmp_path, capsys) -> None:
     pytest.importorskip("torch")
     from app.cli import main
     from vision.reader.classifier import TileClassifier
-    from vision.training.synth import random_scene, write_yolo_sample
 
-    rng = np.random.default_rng(5)
-    for split, n in (("train", 3), ("valid", 1)):
-        for i in range(n):
-            write_yolo_sample(random_scene(rng, tileset="glyph", tile_height=40), tmp_path / "d" / split, f"s{i}")
+    glyph_data(tmp_path / "d", 5, train=3)
     out = tmp_path / "cls.onnx"
     rc = main(["train", "classifier", str(out), "--source", "", "--data-dir", str(tmp_path / "d"),
                "--epochs", "1", "--varied", "2", "--judge", ""])  # fmt: skip
@@ -66,12 +73,8 @@ def test_train_classifier_with_the_pretrained_backbone_writes_a_classifier_the_r
     pytest.importorskip("torch")
     from app.cli import main
     from vision.reader.classifier import CROP_H, CROP_W, TileClassifier
-    from vision.training.synth import random_scene, write_yolo_sample
 
-    rng = np.random.default_rng(6)
-    for split, n in (("train", 2), ("valid", 1)):
-        for i in range(n):
-            write_yolo_sample(random_scene(rng, tileset="glyph", tile_height=40), tmp_path / "d" / split, f"s{i}")
+    rng = glyph_data(tmp_path / "d", 6, train=2)
     out = tmp_path / "lite.onnx"
     rc = main(["train", "classifier", str(out), "--source", "", "--data-dir", str(tmp_path / "d"), "--epochs", "1",
                "--judge", "", "--backbone", "lite0", "--upsample", "1.5"])  # fmt: skip

@@ -339,27 +339,35 @@ def test_classifier_fine_tuned_on_a_few_scenes_of_a_new_set_reads_that_set_bette
     assert accuracy(out, "known") >= 0.9
 
 
+def fine_tune_on_two_scenes(tmp_path: Path, seed: int) -> tuple[Path, list[str]]:
+    """`default_classifier_train` from the shipped weights on two scenes of a known set: (the candidate, what it said)."""
+    from vision.reader.detector import DEFAULT_CLASSIFIER
+    from vision.training.synth import random_scene, write_yolo_sample
+
+    rng = np.random.default_rng(seed)
+    for i in range(2):
+        write_yolo_sample(random_scene(rng, tileset="default"), tmp_path / "team", f"t{i}")
+    said: list[str] = []
+    out = default_classifier_train(tmp_path / "team", None, DEFAULT_CLASSIFIER.with_suffix(".pt"),
+                                   tmp_path / "cand" / "tile_classifier.onnx", log=said.append)
+    return out, said
+
+
 @pytest.mark.skipif(not HAVE_SYNTH, reason="needs kdegames-mahjongg-data-kf5 and librsvg2-bin (scripts/install_test_system_deps.sh)")
 def test_classifier_fine_tuning_without_drawn_designs_learns_from_the_photos_and_says_so(tmp_path, monkeypatch):
     pytest.importorskip("torch")
     import vision.training.classifier as T
-    from vision.reader.detector import DEFAULT_CLASSIFIER
-    from vision.training.synth import random_scene, write_yolo_sample
     from vision.training.synth.render import TileArtError
 
     def no_fonts(*_a: object, **_k: object) -> None:
         raise TileArtError("找不到 Noto CJK 字体", "Noto CJK fonts missing")
 
     monkeypatch.setattr(T, "collect_synthetic_crops", no_fonts)
-    rng = np.random.default_rng(1)
-    for i in range(2):
-        write_yolo_sample(random_scene(rng, tileset="default"), tmp_path / "team", f"t{i}")
-    said: list[str] = []
-    out = default_classifier_train(tmp_path / "team", None, DEFAULT_CLASSIFIER.with_suffix(".pt"),
-                                   tmp_path / "cand" / "tile_classifier.onnx", log=said.append)
+    out, said = fine_tune_on_two_scenes(tmp_path, 1)
     assert out.is_file() and any("no drawn tile designs" in m and "Noto CJK" in m for m in said)
 
 
+@pytest.mark.skipif(not HAVE_SYNTH, reason="needs kdegames-mahjongg-data-kf5 and librsvg2-bin (scripts/install_test_system_deps.sh)")
 def test_a_fine_tuned_first_half_goes_back_into_the_shipped_pair_and_says_so(tmp_path, monkeypatch):
     """The shipped classifier is a pair whose `.pt` holds its first half: a fine-tune trains that half and puts it
     back beside the unchanged second half, rather than shipping the first half alone."""
@@ -368,19 +376,13 @@ def test_a_fine_tuned_first_half_goes_back_into_the_shipped_pair_and_says_so(tmp
     from vision.reader.classifier import CROP_H, CROP_W, TileClassifier
     from vision.reader.detector import DEFAULT_CLASSIFIER
     from vision.training.ensemble import pair_weight
-    from vision.training.synth import random_scene, write_yolo_sample
 
     monkeypatch.setattr(F, "SYNTHETIC_SCENES", 10)  # 600 in use; fewer keep the test short
     assert pair_weight(DEFAULT_CLASSIFIER) is not None, "the shipped classifier is the v9 + Lite0 pair"
-    rng = np.random.default_rng(2)
-    for i in range(2):
-        write_yolo_sample(random_scene(rng, tileset="default"), tmp_path / "team", f"t{i}")
-    said: list[str] = []
-    out = default_classifier_train(tmp_path / "team", None, DEFAULT_CLASSIFIER.with_suffix(".pt"),
-                                   tmp_path / "cand" / "tile_classifier.onnx", log=said.append)
+    out, said = fine_tune_on_two_scenes(tmp_path, 2)
     assert pair_weight(out) == pair_weight(DEFAULT_CLASSIFIER)
     assert any("rejoins" in m and DEFAULT_CLASSIFIER.name in m for m in said)
-    crops = rng.integers(0, 255, (4, CROP_H, CROP_W, 3), dtype=np.uint8)
+    crops = np.random.default_rng(2).integers(0, 255, (4, CROP_H, CROP_W, 3), dtype=np.uint8)
     shipped, tuned = TileClassifier(DEFAULT_CLASSIFIER), TileClassifier(out)
     assert tuned(crops).shape == shipped(crops).shape and not np.allclose(tuned(crops), shipped(crops), atol=1e-4)
 
