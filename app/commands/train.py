@@ -101,14 +101,14 @@ def run(args: argparse.Namespace) -> int:
 
 def run_pair(args: argparse.Namespace) -> int:
     """`jingsuan train pair FIRST SECOND OUT`: `vision.training.ensemble.average_logits`."""
-    from vision.datasets.store import DatasetError
+    from scoring.errors import JingsuanError
     from vision.training.ensemble import average_logits
 
     if not 0 < args.weight < 1:
-        raise DatasetError(f"--weight 须在 0 与 1 之间（{args.weight}）", f"--weight must lie between 0 and 1 (got {args.weight})")
+        raise JingsuanError(f"--weight 须在 0 与 1 之间（{args.weight}）", f"--weight must lie between 0 and 1 (got {args.weight})")
     for path in (args.first, args.second):
         if not Path(path).is_file():
-            raise DatasetError(f"找不到牌面分类模型：{path}", f"no classifier at {path}")
+            raise JingsuanError(f"找不到牌面分类模型：{path}", f"no classifier at {path}")
     out = average_logits(args.first, args.second, args.out, args.weight)
     print(f"pair {out}: {args.weight} × {Path(args.first).name} + {1 - args.weight:g} × {Path(args.second).name}")
     return 0
