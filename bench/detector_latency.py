@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 #: The steps of one `vision.detect` that `--stages` times, in order.
 STAGES = ("decode", "letterbox", "detector run", "boxes (decode, NMS)", "crops", "classifier first look",
-          "second look crops", "second look run", "confidence, covered boxes")
+          "second look crops", "second look run", "third look crops", "third look run", "confidence, covered boxes")
 
 
 def stage_times(detector: Any, photo: Path) -> dict[str, float]:
@@ -65,8 +65,20 @@ def stage_times(detector: Any, photo: Path) -> dict[str, float]:
     unsure = np.nonzero(probs[:, cls.tile_columns(reader.names)].max(axis=1) < cls.SECOND_LOOK_BELOW)[0]
     views = cls.second_look_views(rgb, [good[i] for i in unsure]) if len(unsure) else []
     mark()
+    tiles = cls.tile_columns(reader.names)
     if views:
-        reader(np.concatenate(views))
+        more = reader(np.concatenate(views)).reshape(len(views), len(unsure), -1)
+        probs[unsure] = (probs[unsure] + more.sum(axis=0)) / (1 + len(views))
+    mark()
+    still = unsure[probs[unsure][:, tiles].max(axis=1) < cls.THIRD_LOOK_BELOW] if len(unsure) else unsure
+    needed = det.class_prob_needed(det.CONF_THRESHOLD, np.asarray(scores)[still]) if len(still) else None
+    if len(still):  # as `classify_top`: a box no tilted view could lift to the threshold gets no third look
+        seen, tilts = 1 + len(views), 2 * len(cls.THIRD_LOOK_TILTS)
+        still = still[(probs[still][:, tiles].max(axis=1) * seen + tilts) / (seen + tilts) >= needed]
+    tilted = cls.third_look_views(rgb, [good[i] for i in still]) if len(still) else []
+    mark()
+    if tilted:
+        reader(np.concatenate(tilted))
     mark()
     det.drop_covered([det.Detection(b, "1m", det.tile_confidence(float(s), 1.0)) for b, s in zip(good, scores)])
     mark()
