@@ -9,22 +9,36 @@ from vision.reader.detector import tile_confidence
 from vision.reader.levels import DetectionLevels
 
 
+def photo(width: int) -> np.ndarray:
+    """A blank photo 50 px high whose top-left pixel marks which way round the detector is shown it."""
+    rgb = np.zeros((50, width, 3), np.uint8)
+    rgb[0, 0] = 255
+    return rgb
+
+
 class _Stub:
     """A two-stage detector whose YOLO stage finds four boxes: two sure tiles, a faint blank 白板 apart,
-    and a faint box over the first tile; it counts how often each stage runs."""
+    and a faint box over the first tile; it counts how often each stage runs. Shown the photo mirrored, it finds
+    the same boxes mirrored, scored `mirror_scores` (default: as the right way round)."""
 
     classifier = object()
 
     def __init__(self) -> None:
         self.boxes = np.array([[0, 0, 30, 40], [30, 0, 60, 40], [100, 0, 130, 40], [2, 2, 31, 41]], float)
         self.scores = np.array([0.9, 0.8, 0.06, 0.05])
+        self.mirror_scores: np.ndarray | None = None
         self.found = 0
         self.named: list[int] = []
 
     def find_boxes(self, rgb: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         self.found += 1
-        keep = self.scores >= conf
-        return self.boxes[keep], self.scores[keep], np.zeros(int(keep.sum()), int)
+        mirrored = bool(rgb[0, -1].any())  # the marker lies at the right
+        scores = self.mirror_scores if mirrored and self.mirror_scores is not None else self.scores
+        keep = scores >= conf
+        boxes = self.boxes[keep]
+        if mirrored:
+            boxes = np.stack([rgb.shape[1] - boxes[:, 2], boxes[:, 1], rgb.shape[1] - boxes[:, 0], boxes[:, 3]], axis=1)
+        return boxes, scores[keep], np.zeros(int(keep.sum()), int)
 
     def find_boxes_and_doubt(self, rgb: np.ndarray, conf: float, doubt_from: float) -> tuple[np.ndarray, ...]:
         """`find_boxes`, no box's top doubted (as `TileDetector.find_boxes_and_doubt` gives them)."""
@@ -38,11 +52,11 @@ class _Stub:
 
 def test_the_threshold_reads_as_one_detection_and_the_second_look_names_only_new_boxes() -> None:
     stub = _Stub()
-    levels = DetectionLevels(stub, np.zeros((50, 140, 3), np.uint8), 0.1)
+    levels = DetectionLevels(stub, photo(140), 0.1)
     first = levels.at(0.25)
-    assert [d.box for d in first] == [(0, 0, 30, 40), (30, 0, 60, 40)] and stub.named == [2]
+    assert [d.box for d in first] == [(0, 0, 30, 40), (30, 0, 60, 40)] and stub.named == [2] and stub.found == 1
     deeper = levels.at(0.1)
-    assert stub.found == 1  # the YOLO stage ran once
+    assert stub.found == 2  # the YOLO stage ran once more, on the photo mirrored (`MIRRORED_LOOK`)
     assert stub.named == [2, 1]  # the faint box over the first tile is that tile again: not named
     assert [d.box for d in deeper] == [(0, 0, 30, 40), (30, 0, 60, 40), (100, 0, 130, 40)]
 
@@ -64,8 +78,23 @@ class _Unsure(_Stub):
 
 def test_a_box_the_threshold_named_but_found_unsure_is_given_deeper_down_like_a_fainter_one() -> None:
     stub = _Unsure()
-    levels = DetectionLevels(stub, np.zeros((50, 240, 3), np.uint8), 0.1)
+    levels = DetectionLevels(stub, photo(240), 0.1)
     assert [d.box for d in levels.at(0.25)] == [(0, 0, 30, 40), (30, 0, 60, 40)]  # 0.2 box: conf 0.23
     deeper = levels.at(0.1)
     assert [d.box for d in deeper] == [(0, 0, 30, 40), (30, 0, 60, 40), (100, 0, 130, 40), (200, 0, 230, 40)]
     assert stub.named == [3, 1]  # the 0.2 box is not named twice
+
+
+def test_a_box_the_detector_scores_higher_mirrored_is_named_deeper_down_as_that_surer_box() -> None:
+    """A blank 白板 boxed 0.06 (under the second look's floor) but 0.5 with the photo mirrored is named deeper down,
+    at the mirrored score; a box only the mirrored pass finds is not added, and the threshold's reading costs one pass."""
+    stub = _Stub()
+    stub.boxes = np.array([[0, 0, 30, 40], [30, 0, 60, 40], [100, 0, 130, 40], [200, 0, 230, 40]], float)
+    stub.scores = np.array([0.9, 0.8, 0.06, 0.0])
+    stub.mirror_scores = np.array([0.9, 0.8, 0.5, 0.6])  # the last box: only mirrored
+    levels = DetectionLevels(stub, photo(240), 0.1, fill_gaps=False)
+    assert [d.box for d in levels.at(0.25)] == [(0, 0, 30, 40), (30, 0, 60, 40)] and stub.found == 1
+    deeper = levels.at(0.1)
+    blank = next(d for d in deeper if d.box == (100, 0, 130, 40))
+    assert blank.conf == tile_confidence(0.5, 0.95) and (200, 0, 230, 40) not in [d.box for d in deeper]
+    assert stub.found == 2 and stub.named == [2, 1]

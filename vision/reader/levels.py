@@ -5,7 +5,8 @@ lacking a tile or its indicator, not adding up to a legal round, with no winning
 assuming much) again down to `layout.WEAK_FLOOR`. Run twice, the detector would find its boxes twice and name every box
 again, many of them table; here the YOLO stage runs once, down to the floor, and the classifier names
 the boxes the threshold can pass first, then, if asked, at most `MAX_WEAK` of the others that no
-named box covers, surest first; with `fill_gaps`, also the tiles no box brought (`vision.reader.gaps`:
+named box covers, surest first, each scored as the better of the YOLO stage's looks at the photo as it is and
+mirrored left to right (`mirrored_scores`: the one more YOLO run a deeper reading costs); with `fill_gaps`, also the tiles no box brought (`vision.reader.gaps`:
 a box where a row has a hole or ends short, `gap_tiles`, a box scored under the floor lying alone,
 `faint_tiles`, a patch of the tiles' face colour no box covers, `vision.reader.lone`, and 白板 side by side boxed
 fewer times than their span holds, `vision.reader.blanks`), each kept when the classifier is sure of its tile and
@@ -34,6 +35,29 @@ from vision.reader.lone import lone_tiles
 MAX_WEAK = 12
 #: A weak box overlapping a named one this much is that tile again, not named.
 SAME_TILE = 0.3
+#: Below the first threshold the detector also looks at the photo mirrored left to right (`mirrored_scores`): the
+#: small detector is not mirror-symmetric, and a tile it boxes at 0.04 one way round it may box at 0.6 the other.
+MIRRORED_LOOK = True
+#: A box of the mirrored pass overlapping a box of the first this much is the same box.
+SAME_BOX = 0.5
+
+
+def mirrored_scores(detector: Any, rgb: np.ndarray, boxes: np.ndarray, scores: np.ndarray, floor: float) -> np.ndarray:
+    """Each of `boxes`' `scores`, or the detector's score of the same box on the photo mirrored left to right where
+    that is higher (mirrored boxes down to `floor`). A box only the mirrored pass finds is not added: of the 1 140
+    saved tuning photos, adding them read 11 more rounds right and 5 fewer, raising scores alone 8 and 1."""
+    if not len(boxes):
+        return scores
+    width = rgb.shape[1]
+    found, found_scores, _ = detector.find_boxes(np.ascontiguousarray(rgb[:, ::-1]), floor)
+    better = np.array(scores, dtype=float, copy=True)
+    if len(found):
+        found = np.stack([width - found[:, 2], found[:, 1], width - found[:, 0], found[:, 3]], axis=1)
+        overlap = iou_matrix(found, boxes)
+        best = overlap.argmax(axis=1)
+        same = overlap[np.arange(len(found)), best] >= SAME_BOX
+        np.maximum.at(better, best[same], found_scores[same])
+    return better
 
 
 def with_top_doubt(dets: list[Detection], boxes: np.ndarray, doubt: np.ndarray) -> list[Detection]:
@@ -76,8 +100,12 @@ class DetectionLevels:
         first_conf, named = self._first
         if conf >= first_conf:
             return [d for d in named if d.conf >= conf]
-        rest = (self._scores < box_floor(first_conf)) & (self._scores >= box_floor(conf))
-        boxes, scores = self._boxes[rest], self._scores[rest]
+        unnamed = self._scores < box_floor(first_conf)
+        boxes, scores = self._boxes[unnamed], self._scores[unnamed]
+        if MIRRORED_LOOK:  # the boxes the first threshold left unnamed, as sure as either way round makes them
+            scores = mirrored_scores(self.detector, self.rgb, boxes, scores, box_floor(conf))
+        rest = scores >= box_floor(conf)
+        boxes, scores = boxes[rest], scores[rest]
         if len(named) and len(boxes):
             keep = iou_matrix(boxes, np.array([d.box for d in named])).max(axis=1) < SAME_TILE
             boxes, scores = boxes[keep], scores[keep]
