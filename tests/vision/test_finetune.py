@@ -11,10 +11,12 @@ import pytest
 import yaml
 
 from vision.datasets.store import DatasetError, DatasetStore
+from vision.training.ensemble import pair_weight
 from vision.training.finetune import (
     FALLBACK_MODEL,
     default_classifier_train,
     finetune,
+    rejoin_pair,
 )
 from vision.training.registry import (
     LOG_HEADING,
@@ -230,6 +232,39 @@ class PairFakes(Fakes):
         return out
 
 
+def test_a_classifier_trained_for_a_pair_is_put_back_in_it_before_it_is_judged(tmp_path, tiny_classifier):
+    """The current classifier is a pair and the model folder has no `tile_classifier.pt` (an installed wheel): the
+    half trained from scratch goes back beside the pair's second half, and that pair is judged and installed."""
+    pytest.importorskip("onnx")
+    from vision.reader.classifier import CROP_H, CROP_W, TileClassifier, to_blob
+    from vision.training.ensemble import average_logits
+
+    models = model_dir_with(tmp_path / "models", b"old-onnx", b"old-pt")
+    first, second = tiny_classifier(tmp_path / "v9.onnx", 1), tiny_classifier(tmp_path / "lite.onnx", 2)
+    average_logits(first, second, models / "tile_classifier.onnx")
+    judged: list[float | None] = []
+
+    def train_classifier(team: Path, base: Path | None, start: Path | None, out: Path, detector: Path | None) -> Path:
+        assert start is None  # nothing to start from: trained from scratch
+        return tiny_classifier(out, 3)
+
+    def evaluate(model: Path, heldout: Path) -> Scores:
+        judged.append(pair_weight(model.parent / "tile_classifier.onnx"))
+        return Scores(0.9, 0.9) if "candidate" in str(model) else Scores(0.5, 0.5)
+
+    said: list[str] = []
+    r = finetune(plain_store(tmp_path / "datasets" / "team").root, models, work_dir=tmp_path / "work", detector=False,
+                 classifier_fn=train_classifier, eval_fn=evaluate, log=said.append)
+    assert r.replaced and judged == [0.5, 0.5] and any("rejoins" in m for m in said)
+    crops = np.random.default_rng(0).integers(0, 255, (3, CROP_H, CROP_W, 3), dtype=np.uint8)
+    blob = to_blob(crops)
+    logits = [TileClassifier(m).session.run(["logits"], {"crops": blob})[0]
+              for m in (models / "tile_classifier.onnx", tmp_path / "work" / "candidate" / "tile_classifier.onnx", second)]
+    assert np.allclose(logits[0], logits[1]) and pair_weight(models / "tile_classifier.onnx") == 0.5
+    fresh = TileClassifier(tiny_classifier(tmp_path / "fresh.onnx", 3)).session.run(["logits"], {"crops": blob})[0]
+    assert np.allclose(logits[0], 0.5 * fresh + 0.5 * logits[2], atol=1e-5)
+
+
 def two_stage_models(root: Path) -> Path:
     """A model folder with a detector and a crop classifier (fake bytes)."""
     models = model_dir_with(root, b"old-onnx", b"old-pt")
@@ -375,11 +410,12 @@ def test_a_fine_tuned_first_half_goes_back_into_the_shipped_pair_and_says_so(tmp
     import vision.training.finetune as F
     from vision.reader.classifier import CROP_H, CROP_W, TileClassifier
     from vision.reader.detector import DEFAULT_CLASSIFIER
-    from vision.training.ensemble import pair_weight
 
     monkeypatch.setattr(F, "SYNTHETIC_SCENES", 10)  # 600 in use; fewer keep the test short
     assert pair_weight(DEFAULT_CLASSIFIER) is not None, "the shipped classifier is the v9 + Lite0 pair"
     out, said = fine_tune_on_two_scenes(tmp_path, 2)
+    assert pair_weight(out) is None  # v9's weights train v9 alone ...
+    assert rejoin_pair(DEFAULT_CLASSIFIER, out, said.append) == out  # ... which `finetune` puts back in the pair
     assert pair_weight(out) == pair_weight(DEFAULT_CLASSIFIER)
     assert any("rejoins" in m and DEFAULT_CLASSIFIER.name in m for m in said)
     crops = np.random.default_rng(2).integers(0, 255, (4, CROP_H, CROP_W, 3), dtype=np.uint8)

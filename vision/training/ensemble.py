@@ -92,10 +92,16 @@ def average_logits(first: str | Path, second: str | Path, out: str | Path, weigh
 
 
 def pair_weight(path: str | Path) -> float | None:
-    """The first half's weight when the classifier at `path` is a pair made by `average_logits`, else None."""
+    """The first half's weight when the classifier at `path` is a pair made by `average_logits`, else None (also when
+    `path` holds no ONNX model at all)."""
     import onnx
+    from google.protobuf.message import DecodeError
 
-    meta = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+    try:
+        model = onnx.load(str(path), load_external_data=False)
+    except (DecodeError, OSError):
+        return None
+    meta = {p.key: p.value for p in model.metadata_props}
     return float(meta[PAIR_WEIGHT]) if PAIR_WEIGHT in meta else None
 
 

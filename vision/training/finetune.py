@@ -161,9 +161,9 @@ def default_classifier_train(team_train: Path, base_images: Path | None, start: 
     tiles of `SYNTHETIC_SCENES` scenes in varied drawn designs, with `none` crops: boxes of `detector`
     that no label covers (tiles the start classifier is sure of left out, as unlabelled ones) and
     labels shifted half a tile. `CLASSIFIER_EPOCHS` at `CLASSIFIER_LR`, the last epoch kept (the
-    held-back photos judge it afterwards). When the classifier beside `start` (its ``.onnx``) is a pair
-    (`vision.training.ensemble`), `start` holds its first half's weights: that half is trained and put back in
-    the pair beside the unchanged second half (`with_first`); ``.pt`` and ``.fp32.onnx`` stay the first half's."""
+    held-back photos judge it afterwards). When the current classifier is a pair (`vision.training.ensemble`),
+    `start` holds its first half's weights: `finetune` puts the trained half back in the pair (`rejoin_pair`);
+    ``.pt`` and ``.fp32.onnx`` stay the first half's."""
     import numpy as np
 
     from vision.datasets.yolo import image_files, write_split
@@ -205,11 +205,18 @@ def default_classifier_train(team_train: Path, base_images: Path | None, start: 
     if not len(crops.y):
         raise DatasetError("团队照片里没有标好的牌，无法训练牌面分类", f"no labelled tiles to train the classifier on in {team_train}")
     train_classifier(crops, None, out, epochs=CLASSIFIER_EPOCHS, lr=CLASSIFIER_LR, start_from=start, log=lambda _m: None)
-    current = start.with_suffix(".onnx") if start is not None else None
-    if current is not None and current.is_file() and pair_weight(current) is not None:
-        with_first(current, out, out)  # `start` holds the pair's first half: the fine-tuned half goes back beside the second
-        log(f"the fine-tuned classifier rejoins the second half of {current.name} (weight {pair_weight(out)})")
     return out
+
+
+def rejoin_pair(current: Path, candidate: Path, log: Callable[[str], None] = print) -> Path:
+    """When the current classifier is a pair (`vision.training.ensemble`) and the fine-tuned `candidate` one network
+    (the pair's first half, trained from ``tile_classifier.pt`` or from scratch), `candidate` rewritten in place as the
+    pair with that first half beside the current second half, said in the log; else `candidate` as it is."""
+    if pair_weight(current) is None or pair_weight(candidate) is not None:
+        return candidate
+    with_first(current, candidate, candidate)
+    log(f"the fine-tuned classifier rejoins the second half of {current.name} (weight {pair_weight(candidate)})")
+    return candidate
 
 
 def finds_tiles_only(detector_onnx: Path) -> bool:
@@ -324,9 +331,9 @@ def finetune(
         team_train = write_split([store.image_path(s) for s in stems if s not in held_back], work / "team_train")
         weights = current_classifier.with_suffix(".pt")
         log(f"fine-tuning the tile classifier on {n_train} team photos" + (" + base crops" if base_images else ""))
-        candidate_classifier = Path(classifier_fn(team_train, base_images, weights if weights.is_file() else None,
-                                                  candidate_dir / CURRENT_CLASSIFIER,
-                                                  current_onnx if current_onnx.is_file() else None))
+        candidate_classifier = rejoin_pair(current_classifier, Path(classifier_fn(
+            team_train, base_images, weights if weights.is_file() else None, candidate_dir / CURRENT_CLASSIFIER,
+            current_onnx if current_onnx.is_file() else None)), log)
         started.append(weights.name if weights.is_file() else "classifier from scratch")
     elif current_classifier.is_file():  # the candidate detector is read with the current classifier
         shutil.copyfile(current_classifier, candidate_dir / CURRENT_CLASSIFIER)
