@@ -103,21 +103,17 @@ class Opened:
     problem: str = ""
 
 
-def taught_by_another(path: Path, model: str) -> bool:
-    """Whether the memory file at `path` holds crops taught with another classifier than `model`."""
-    if not path.is_file():
-        return False
-    data = read_npz(path)
-    return len(data["tiles"]) > 0 and str(data["model"]) != model
-
-
 def open_memory(path: Path, model: str, lang: str = "zh") -> Opened:
     """The memory at `path` for `model`; a damaged file, or one taught with another classifier, is set aside and said,
     and an empty memory given."""
+    memory = TileMemory(model)
     try:
-        if taught_by_another(path, model):
-            return Opened(TileMemory(model), say("other_model", lang, bad=set_aside(path, ".old").name))
-        return Opened(TileMemory.load(path, model))
+        if path.is_file():
+            data = read_npz(path)
+            if len(data["tiles"]) and str(data["model"]) != model:  # taught with another classifier
+                return Opened(memory, say("other_model", lang, bad=set_aside(path, ".old").name))
+            memory.import_arrays(data)
+        return Opened(memory)
     except TileMemoryError as exc:
         try:
             aside = set_aside(path)

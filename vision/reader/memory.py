@@ -249,7 +249,10 @@ class TileMemory:
     def import_file(self, path: str | Path, table: str | None = None) -> int:
         """Add the crops of a memory file (every table in it, or all of them under `table`); returns how many.
         A file made with another classifier adds nothing."""
-        data = read_npz(path)
+        return self.import_arrays(read_npz(path), table)
+
+    def import_arrays(self, data: dict[str, Any], table: str | None = None) -> int:
+        """`import_file` of a file already read (`read_npz`)."""
         if str(data["model"]) != self.model or len(data["tiles"]) == 0:
             return 0
         names = np.asarray(data["tables"]).astype(str)
