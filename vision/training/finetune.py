@@ -212,10 +212,11 @@ def rejoin_pair(current: Path, candidate: Path, log: Callable[[str], None] = pri
     """When the current classifier is a pair (`vision.training.ensemble`) and the fine-tuned `candidate` one network
     (the pair's first half, trained from ``tile_classifier.pt`` or from scratch), `candidate` rewritten in place as the
     pair with that first half beside the current second half, said in the log; else `candidate` as it is."""
-    if pair_weight(current) is None or pair_weight(candidate) is not None:
+    weight = pair_weight(current)
+    if weight is None or pair_weight(candidate) is not None:
         return candidate
     with_first(current, candidate, candidate)
-    log(f"the fine-tuned classifier rejoins the second half of {current.name} (weight {pair_weight(candidate)})")
+    log(f"the fine-tuned classifier rejoins the second half of {current.name} (weight {weight})")
     return candidate
 
 
