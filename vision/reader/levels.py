@@ -36,7 +36,8 @@ MAX_WEAK = 12
 #: A weak box overlapping a named one this much is that tile again, not named.
 SAME_TILE = 0.3
 #: Below the first threshold the detector also looks at the photo mirrored left to right (`mirrored_scores`): the
-#: small detector is not mirror-symmetric, and a tile it boxes at 0.04 one way round it may box at 0.6 the other.
+#: detector is trained without flips (`TrainConfig.fliplr` 0) and is not mirror-symmetric: a tile it boxes at 0.04 one
+#: way round it may box at 0.6 the other.
 MIRRORED_LOOK = True
 #: A box of the mirrored pass overlapping a box of the first this much is the same box.
 SAME_BOX = 0.5
