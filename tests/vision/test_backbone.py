@@ -172,7 +172,7 @@ def test_a_tile_net_run_goes_on_from_an_earlier_runs_weights(tmp_path):
 
 
 def test_two_classifiers_averaged_into_one_graph_read_as_the_mean_of_their_logits(tmp_path):
-    """`vision.training.ensemble.average_logits`: the shipped classifier and a Lite0 tile net in one file that drops in
+    """`vision.training.ensemble.average_logits`: the shipped classifier (itself a pair) and a Lite0 tile net in one file that drops in
     for the shipped one, its logits their weighted mean, its embedding the first's (the memory's crops stay valid)."""
     pytest.importorskip("onnx")
     from vision.reader.classifier import CROP_H, CROP_W, TileClassifier, to_blob
