@@ -151,3 +151,19 @@ def test_a_lone_tile_left_over_when_the_player_gives_the_indicator_is_reported_n
     _, a = read_layout(lambda conf: [d for d in dets if d.conf >= conf], 0.25, (1000, 288), indicator="9m")
     assert a.indicator == "9m" and len(a.hand) + (a.win_tile is not None) >= 13
     assert all(r.role in ("hand", "win", "meld", "indicator", "unknown") for r in a.tiles)
+
+
+def test_two_unlikely_changes_together_do_not_make_a_drawn_hand_a_win() -> None:
+    """123m 456p 789s 11z 55z and a drawn 三万 under 翻精 九万 is no win. Each 三万 (read 0.94) has 二万 as a far second
+    choice (0.01): either change alone is allowed, but both together (odds about 1 in 8 000) are not taken; the photo
+    is said not to read as a win, read as it is."""
+    tw = 65.0
+    row = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "5z", "5z"]
+    alts = {"3m": (("3m", 0.94), ("2m", 0.0127)), "2m": (("2m", 0.93), ("3m", 0.0044))}
+    dets = [Detection((24 + i * tw, 145, 24 + (i + 1) * tw, 225), c, 0.89, alts.get(c, ((c, 0.95),)))
+            for i, c in enumerate(row)]
+    dets.append(Detection((885, 145, 949, 227), "3m", 0.85, (("3m", 0.94), ("2m", 0.0103))))
+    dets.append(Detection((23, 26, 89, 106), "9m", 0.89, (("9m", 0.97),)))
+    _, a = read_layout(lambda conf: [d for d in dets if d.conf >= conf], 0.25, (1000, 288))
+    assert (a.hand, a.win_tile, a.indicator) == (row, "3m", "9m")
+    assert "not_a_win" in [q["code"] for q in a.questions] and "legal_fix" not in [q["code"] for q in a.questions]

@@ -15,7 +15,8 @@ codes with their probabilities. `decode` picks the hypothesis and codes of least
   (self-drawn) or its face (a discard). With no indicator known, any indicator will do.
 
 At most `MAX_CHANGES` tiles change, each to a choice no less than `MIN_ALTERNATIVE` likely (a tile whose first
-choice is under `ANY_BELOW` may become any tile, at its share of the belief the top choices leave); every change
+choice is under `ANY_BELOW` may become any tile, at its share of the belief the top choices leave), and all of them
+together no less likely than `MAX_STEP` allows one to be; every change
 comes back in `Decoded.changed` so that it is asked about, never taken silently. When nothing legal
 lies within those choices, the first hypothesis with the first choices comes back with `legal=False`.
 
@@ -40,7 +41,9 @@ from scoring.tiles import CODES, NUM_KINDS, jing_of, tile
 MAX_CHANGES = 2
 #: A choice less likely than this is never taken.
 MIN_ALTERNATIVE = 0.01
-#: … nor one this many times less likely than the first choice (e^5 ≈ 150).
+#: … nor one this many times less likely than the first choice (e^5 ≈ 150), nor a set of changes less likely than that
+#: together: two 三万 read 0.94, each 二万 at 0.01, no longer make a drawn hand a win (2026-12-05; on the 1 140 tuning
+#: photos a limit together from 4 up reads alike, 3 loses 3).
 MAX_STEP = 5.0
 #: A slot whose first choice is less likely than this may take any tile, at its share of the leftover belief (the
 #: classifier's top three then miss the tile often: composed tuning photos +3 of 300, none lost; 2026-12-05).
@@ -232,7 +235,7 @@ def decode(hypotheses: Sequence[Hypothesis], options: Any = None, max_changes: i
             continue
         for extra, changes in _change_sets(_steps(h), max_changes):
             total = h.cost + extra
-            if (best is not None and total >= best.cost) or checks >= MAX_CHECKS:
+            if (best is not None and total >= best.cost) or checks >= MAX_CHECKS or extra > MAX_STEP:
                 break
             codes = list(first)
             for i, code in changes:
