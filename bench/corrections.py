@@ -59,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, nargs="+", default=[0, 1, 3, 10])
     ap.add_argument("--all", action="store_true", help="teach every tile of a corrected photo, not only mistakes")
     ap.add_argument("--max-distance", type=float, help="the memory's capture distance (default: the module's)")
+    ap.add_argument("--max-ratio", type=float, help="the memory's ratio of nearest to next-nearest tile (default: the module's)")
     ap.add_argument("--no-head", action="store_true", help="read with the nearest-prototype rule alone, no table head")
     ap.add_argument("--conf", type=float, default=0.25)
     args = ap.parse_args(argv)
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision.datasets.yolo import ground_truth
     from vision.reader.image import load_image
-    from vision.reader.memory import DEFAULT_MAX_DISTANCE, TileMemory, apply_memory, crop_embeddings
+    from vision.reader.memory import DEFAULT_MAX_DISTANCE, MAX_RATIO, TileMemory, apply_memory, crop_embeddings
     from vision.training.metrics import hand_exact, tile_accuracy_counts
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -87,11 +88,11 @@ def main(argv: list[str] | None = None) -> int:
             read.append((rgb, det(rgb, conf=args.conf), ground_truth(p, w, h)))
         print(f"{family}: {len(photos)} photos; the last {len(photos) - first} read after N corrected ones "
               f"({'every tile' if args.all else 'mistakes'} taught; {Path(det.classifier.path).name}; "
-              f"max distance {args.max_distance or DEFAULT_MAX_DISTANCE}; {'no head' if args.no_head else 'table head'})",
+              f"max distance {args.max_distance or DEFAULT_MAX_DISTANCE}, ratio {args.max_ratio or MAX_RATIO}; {'no head' if args.no_head else 'table head'})",
               flush=True)
         for n in args.n:
             memory = TileMemory(Path(det.classifier.path).name, max_distance=args.max_distance or DEFAULT_MAX_DISTANCE,
-                                use_head=not args.no_head)
+                                use_head=not args.no_head, max_ratio=args.max_ratio or MAX_RATIO)
             for rgb, dets, gt in read[:n]:
                 boxes, tiles = corrections(apply_memory(dets, rgb, det.classifier, memory, "bench"), gt, args.all)
                 if boxes:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from vision.reader.memory import (
+    DEFAULT_MAX_DISTANCE,
     TileMemory,
     TileMemoryError,
     calibrate_max_distance,
@@ -43,6 +44,36 @@ def test_a_far_crop_is_not_captured(centres):
     far = memory.recall("张家", cluster(centres["1p"], 2, 0.05, 4))
     assert [r.tile for r in far] == [None, None]
     assert all(r.distance > 0.15 for r in far)
+
+
+def test_a_crop_as_near_two_taught_tiles_is_left_to_the_classifier():
+    """Near two taught tiles alike (within `MAX_RATIO`), the memory has no say; much nearer one, it takes it."""
+    codes, protos = ["1p", "3p"], np.array([[1, 0, 0], [0, 1, 0]], np.float32)
+    between = np.array([[1, 0.8, 0.3]], np.float32)  # about 0.25 from 1p, 0.4 from 3p
+    assert nearest_prototype(between, codes, protos, max_distance=0.5)[0].tile is None
+    assert nearest_prototype(between, codes, protos, max_distance=0.5, max_ratio=0.7)[0].tile == "1p"
+    near_one = np.array([[1, 0.3, 0.2]], np.float32)  # about 0.08 from 1p, 0.7 from 3p
+    assert nearest_prototype(near_one, codes, protos, max_distance=0.5)[0].tile == "1p"
+
+
+def test_with_one_tile_taught_a_near_crop_takes_it(centres):
+    memory = TileMemory("cls.onnx")
+    memory.add("张家", cluster(centres["8p"], 3, 0.05, 1), ["8p"] * 3)
+    assert [r.tile for r in memory.recall("张家", cluster(centres["8p"], 2, 0.05, 3))] == ["8p", "8p"]
+
+
+def test_a_deleted_box_like_a_tile_deletes_only_the_same_box_again(centres):
+    """A box a player deleted over a real 東 (a tile boxed twice) must not delete the next photo's 東s."""
+    memory = TileMemory("cls.onnx")
+    double = cluster(centres["8p"], 1, 0.2, 7)
+    memory.add("张家", double, ["none"])
+    assert [r.tile for r in memory.recall("张家", double)] == ["none"]  # the same box, read again
+    others = memory.recall("张家", cluster(centres["8p"], 3, 0.2, 3))
+    assert [r.tile for r in others] == [None] * 3
+    assert all(0.02 < r.distance < DEFAULT_MAX_DISTANCE for r in others)  # near enough for a tile to be taken
+    memory.add("张家", cluster(centres["8p"], 3, 0.2, 1), ["8p"] * 3)
+    as_near_both = memory.recall("张家", cluster(centres["8p"], 3, 0.2, 4))
+    assert [r.tile for r in as_near_both] == [None] * 3  # the classifier keeps its reading
 
 
 def test_another_table_is_not_taught_by_this_one(centres):
@@ -263,3 +294,20 @@ def test_a_photo_read_again_deeper_down_asks_the_memory_about_each_box_once(monk
     reading = vision.read_photo(rgb, memory=memory, table="张家")
     assert len(reading.detections) > 13  # read again down to the floor
     assert len(embedded) == len(set(embedded))
+
+
+def test_a_remembered_tile_is_taken_only_among_the_classifiers_choices(centres, monkeypatch):
+    """A table that taught only 8筒: a 1條 crop lying near it stays 1條 unless the classifier thought of 8筒 too."""
+    from vision.reader import memory as memory_module
+    from vision.reader.detection import Detection
+
+    crops = {(0.0, 0.0, 10.0, 10.0): cluster(centres["8p"], 1, 0.2, 5)[0],
+             (20.0, 0.0, 30.0, 10.0): cluster(centres["8p"], 1, 0.2, 6)[0]}
+    monkeypatch.setattr(memory_module, "crop_embeddings", lambda classifier, rgb, boxes: np.stack([crops[b] for b in boxes]))
+    memory = TileMemory("cls.onnx")
+    memory.add("张家", cluster(centres["8p"], 3, 0.2, 1), ["8p"] * 3)
+    sure = Detection((0.0, 0.0, 10.0, 10.0), "1s", 0.9, (("1s", 0.95), ("7s", 0.03), ("9s", 0.01)))
+    torn = Detection((20.0, 0.0, 30.0, 10.0), "1s", 0.6, (("1s", 0.55), ("8p", 0.4), ("9s", 0.02)))
+    assert all(0.02 < r.distance < DEFAULT_MAX_DISTANCE for r in memory.recall("张家", np.stack(list(crops.values()))))
+    read = memory_module.apply_memory([sure, torn], np.zeros((10, 30, 3), np.uint8), None, memory, "张家")
+    assert [d.tile for d in read] == ["1s", "8p"]

@@ -24,10 +24,23 @@ from scoring.errors import JingsuanError
 #: The memory's file in the data folder, beside the ledger.
 MEMORY_FILENAME = "tile_memory.npz"
 #: A crop farther than this (cosine distance, 0 = same direction, 2 = opposite) from every remembered
-#: prototype keeps the classifier's reading. Calibrate for a classifier with `calibrate_max_distance`;
-#: with v9's 160-d feature, 0.1 and wider took right readings too on an unseen shoot (`bench/corrections.py`,
-#: models/MODEL_CARD.md "Issue 23"), so the default is this cautious.
-DEFAULT_MAX_DISTANCE = 0.05
+#: prototype keeps the classifier's reading; nearer, it is also held to `MAX_RATIO`. Chosen with the classifier pair's
+#: 160-d feature on the `valid` shoots other than the unseen shoot the corrections bench reports on (each shoot's
+#: first photos taught, the rest read): 0.2 with the ratio 0.5 took 4 380 of 5 157 crops, 6 wrongly, where 0.05 alone
+#: took 3 092 (models/MODEL_CARD.md "Issue 23: a memory that reads like the table"). Calibrate another
+#: classifier with `calibrate_max_distance`.
+DEFAULT_MAX_DISTANCE = 0.2
+#: A crop takes its nearest prototype only when it is at most this fraction as far from it as from the nearest
+#: prototype of any other tile: near two taught tiles alike (a 2筒 between 1筒 and 3筒), the memory has no say.
+MAX_RATIO = 0.5
+#: A crop this near a remembered one (cosine distance) is that crop again: the very box a player corrected, read once
+#: more. Any other crop takes a remembered tile only when the classifier has it among its top choices
+#: (`memory_readings`): a table that taught a few tiles has no prototype for the rest, and an untaught tile's crop
+#: near the one taught prototype is no reason to name it so.
+SAME_CROP = 0.02
+#: `MAX_RATIO` for a crop nearest to the boxes players deleted (`NOT_A_TILE`): many of those are a tile boxed twice or
+#: a tile half hidden, alike to the tile, and a wrong delete loses a tile the classifier read.
+NONE_RATIO = 0.02
 #: The tile a box a player deleted is remembered as: no tile of the game (the classifier's `none`).
 NOT_A_TILE = "none"
 #: The name of the classifier's embedding output.
@@ -70,15 +83,22 @@ def prototypes(embeddings: np.ndarray, tiles: Sequence[str]) -> tuple[list[str],
     return codes, unit(protos) if codes else protos
 
 
-def nearest_prototype(queries: np.ndarray, codes: list[str], protos: np.ndarray,
-                      max_distance: float) -> list[Recall]:  # fmt: skip
-    """Each query's nearest prototype, taken only when its cosine distance is at most `max_distance`."""
+def nearest_prototype(queries: np.ndarray, codes: list[str], protos: np.ndarray, max_distance: float,
+                      max_ratio: float = MAX_RATIO, none_ratio: float = NONE_RATIO) -> list[Recall]:  # fmt: skip
+    """Each query's nearest prototype, taken only when its cosine distance is at most `max_distance` and at most
+    `max_ratio` (`none_ratio` for `NOT_A_TILE`) times its distance to the nearest other prototype (1, a right angle,
+    when one tile was taught)."""
     q = unit(queries)
     if not codes:
         return [Recall(None, 2.0) for _ in range(len(q))]
     dist = 1.0 - q @ protos.T
-    best = dist.argmin(axis=1)
-    return [Recall(codes[b] if dist[i, b] <= max_distance else None, float(dist[i, b])) for i, b in enumerate(best)]
+    order = np.argsort(dist, axis=1, kind="stable")
+    rows = np.arange(len(q))
+    first = dist[rows, order[:, 0]]
+    second = dist[rows, order[:, 1]] if len(codes) > 1 else np.ones(len(q), np.float32)
+    ratio = np.where(np.asarray(codes)[order[:, 0]] == NOT_A_TILE, none_ratio, max_ratio)
+    taken = (first <= max_distance) & (first <= ratio * second)
+    return [Recall(codes[order[i, 0]] if taken[i] else None, float(first[i])) for i in range(len(q))]
 
 
 @dataclass(frozen=True)
@@ -156,9 +176,11 @@ class TileMemory:
     `use_head`: the table's own head re-ranks the classifier's top choices (`rerank`), else only the
     nearest-prototype rule reads with the memory."""
 
-    def __init__(self, model: str = "", max_distance: float = DEFAULT_MAX_DISTANCE, use_head: bool = True) -> None:
+    def __init__(self, model: str = "", max_distance: float = DEFAULT_MAX_DISTANCE, use_head: bool = True,
+                 max_ratio: float = MAX_RATIO) -> None:
         self.model = model
         self.max_distance = max_distance
+        self.max_ratio = max_ratio
         self.use_head = use_head
         self._tables: dict[str, TableMemory] = {}
         self._protos: dict[str, tuple[list[str], np.ndarray]] = {}
@@ -239,7 +261,7 @@ class TileMemory:
         q = unit(embeddings)
         if codes and protos.shape[1] != q.shape[1]:
             return [Recall(None, 2.0) for _ in range(len(q))]
-        return nearest_prototype(q, codes, protos, self.max_distance)
+        return nearest_prototype(q, codes, protos, self.max_distance, self.max_ratio)
 
     def export_table(self, table: str, path: str | Path) -> Path:
         """Write one table's memory as ``.npz`` (e.g. beside a dataset export)."""
@@ -357,9 +379,10 @@ def apply_memory(detections: Sequence[Any], rgb: np.ndarray, classifier: Any, me
 
 def memory_readings(detections: Sequence[Any], rgb: np.ndarray, classifier: Any, memory: TileMemory,
                     table: str) -> list[Any | None]:  # fmt: skip
-    """Each detection as the table's memory reads it: a crop within `max_distance` of a remembered tile's
-    prototype takes that tile (None: a box remembered as `NOT_A_TILE`, one a player deleted); otherwise the
-    table's head re-ranks the classifier's top choices (`rerank`)."""
+    """Each detection as the table's memory reads it: a crop the memory recalls (`TileMemory.recall`) takes the
+    remembered tile when the classifier has it among its top choices or the crop is one taught (`SAME_CROP`) (None:
+    a box remembered as `NOT_A_TILE`, one a player deleted); otherwise the table's head re-ranks the classifier's top
+    choices (`rerank`)."""
     if not detections or not memory.count(table):
         return list(detections)
     embeddings = crop_embeddings(classifier, rgb, [d.box for d in detections])
@@ -373,7 +396,8 @@ def memory_readings(detections: Sequence[Any], rgb: np.ndarray, classifier: Any,
         if r.tile == NOT_A_TILE:
             out.append(None)
             continue
-        tile = r.tile
+        choices = {c for c, _ in getattr(d, "alternatives", ()) or ()} or {d.tile}
+        tile = r.tile if r.tile in choices or r.distance <= SAME_CROP else None
         if tile is None and head is not None and probs is not None:
             tile = rerank(getattr(d, "alternatives", ()) or (), head, probs[i])
         out.append(replace(d, tile=tile) if tile is not None and tile != d.tile else d)
