@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -51,6 +52,16 @@ def corrections(pred: list, gt: list, everything: bool) -> tuple[list[tuple], li
             boxes.append(g.box)
             tiles.append(g.tile)
     return boxes, tiles
+
+
+def mistake_kinds(pred: list, gt: list) -> Counter[str]:
+    """How many labelled tiles a reading names wrongly (`misread`) or has no box for (`missed`), and how many of its
+    boxes hold no labelled tile (`extra`): a memory of crops can mend the first and third, not the second."""
+    from vision.training.metrics import one_to_one_pairs
+
+    pairs = one_to_one_pairs(pred, gt)
+    return Counter(misread=sum(pred[i].tile != gt[k].tile for i, k in pairs), missed=len(gt) - len(pairs),
+                   extra=len(pred) - len(pairs))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,12 +109,15 @@ def main(argv: list[str] | None = None) -> int:
                 if boxes:
                     memory.add("bench", crop_embeddings(det.classifier, rgb, boxes), tiles)
             right = total = exact = 0
+            kinds: Counter[str] = Counter()
             for rgb, dets, gt in read[first:]:
                 now = apply_memory(dets, rgb, det.classifier, memory, "bench")
                 r, t = tile_accuracy_counts(now, gt)
                 right, total, exact = right + r, total + t, exact + hand_exact(now, gt)
+                kinds.update(mistake_kinds(now, gt))
             print(f"N = {n:2d} ({memory.count('bench'):3d} crops taught): per-tile {right / max(total, 1):.3f}  "
-                  f"whole photo {exact / (len(read) - first):.3f}  ({len(read) - first} photos, {total} tiles)", flush=True)
+                  f"whole photo {exact / (len(read) - first):.3f}  ({len(read) - first} photos, {total} tiles; "
+                  f"{kinds['misread']} misread, {kinds['missed']} missed, {kinds['extra']} extra)", flush=True)
     return 0
 
 

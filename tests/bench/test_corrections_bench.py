@@ -36,3 +36,9 @@ def test_boxes_are_paired_one_to_one_by_overlap():
     read, truth = _photo()
     assert sorted(one_to_one_pairs(read, truth)) == [(0, 0), (1, 1)]
     assert one_to_one_pairs([], truth) == []
+
+
+def test_a_photos_mistakes_are_counted_by_kind():
+    read, truth = _photo()
+    assert _bench().mistake_kinds(read, truth) == {"misread": 1, "missed": 1, "extra": 1}
+    assert _bench().mistake_kinds(truth, truth) == {"misread": 0, "missed": 0, "extra": 0}
