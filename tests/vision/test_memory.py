@@ -311,3 +311,22 @@ def test_a_remembered_tile_is_taken_only_among_the_classifiers_choices(centres, 
     assert all(0.02 < r.distance < DEFAULT_MAX_DISTANCE for r in memory.recall("张家", np.stack(list(crops.values()))))
     read = memory_module.apply_memory([sure, torn], np.zeros((10, 30, 3), np.uint8), None, memory, "张家")
     assert [d.tile for d in read] == ["1s", "8p"]
+
+
+def test_the_very_box_a_player_corrected_takes_the_correction_again(centres, monkeypatch):
+    """Read once more (the same photo), a corrected box is what the player said, though the classifier never thought
+    of it and the tile's prototype, the mean of many crops, lies farther off."""
+    from vision.reader import memory as memory_module
+    from vision.reader.detection import Detection
+
+    taught = cluster(centres["8p"], 6, 0.3, 8)
+    box = (0.0, 0.0, 10.0, 10.0)
+    monkeypatch.setattr(memory_module, "crop_embeddings", lambda classifier, rgb, boxes: taught[:1])
+    memory = TileMemory("cls.onnx")
+    memory.add("张家", taught, ["8p"] * 6)
+    recalled = memory.recall("张家", taught[:1])[0]
+    assert recalled.same and recalled.tile == "8p"
+    _, protos = prototypes(taught, ["8p"] * 6)
+    assert 1 - float((memory_module.unit(taught[:1]) @ protos[0])[0]) > memory_module.SAME_CROP
+    read = Detection(box, "1s", 0.9, (("1s", 0.95), ("7s", 0.03), ("9s", 0.01)))
+    assert [d.tile for d in memory_module.apply_memory([read], np.zeros((10, 10, 3), np.uint8), None, memory, "张家")] == ["8p"]

@@ -33,14 +33,13 @@ DEFAULT_MAX_DISTANCE = 0.2
 #: A crop takes its nearest prototype only when it is at most this fraction as far from it as from the nearest
 #: prototype of any other tile: near two taught tiles alike (a 2筒 between 1筒 and 3筒), the memory has no say.
 MAX_RATIO = 0.5
-#: A crop this near a remembered one (cosine distance) is that crop again: the very box a player corrected, read once
-#: more. Any other crop takes a remembered tile only when the classifier has it among its top choices
-#: (`memory_readings`): a table that taught a few tiles has no prototype for the rest, and an untaught tile's crop
-#: near the one taught prototype is no reason to name it so.
+#: A crop this near a remembered crop (cosine distance) is that crop again: the very box a player corrected or deleted,
+#: read once more, takes what the player said. Any other crop takes a remembered tile only by its prototype
+#: (`nearest_prototype`) and only when the classifier has it among its top choices (`memory_readings`): a table that
+#: taught a few tiles has no prototype for the rest, and an untaught tile's crop near the one taught prototype is no
+#: reason to name it so. Nor is any other crop deleted by likeness to a deleted box: many of those are a tile boxed
+#: twice or a tile half hidden, and a crop like them is that tile.
 SAME_CROP = 0.02
-#: `MAX_RATIO` for a crop nearest to the boxes players deleted (`NOT_A_TILE`): many of those are a tile boxed twice or
-#: a tile half hidden, alike to the tile, and a wrong delete loses a tile the classifier read.
-NONE_RATIO = 0.02
 #: The tile a box a player deleted is remembered as: no tile of the game (the classifier's `none`).
 NOT_A_TILE = "none"
 #: The name of the classifier's embedding output.
@@ -61,10 +60,12 @@ class TileMemoryError(JingsuanError):
 
 @dataclass(frozen=True)
 class Recall:
-    """The memory's answer for one crop: the remembered tile it is close to (None: none close) and how close."""
+    """The memory's answer for one crop: the remembered tile it is close to (None: none close), how close, and
+    whether it is a remembered crop again (`SAME_CROP`)."""
 
     tile: str | None
     distance: float
+    same: bool = False
 
 
 def unit(vectors: np.ndarray) -> np.ndarray:
@@ -84,10 +85,10 @@ def prototypes(embeddings: np.ndarray, tiles: Sequence[str]) -> tuple[list[str],
 
 
 def nearest_prototype(queries: np.ndarray, codes: list[str], protos: np.ndarray, max_distance: float,
-                      max_ratio: float = MAX_RATIO, none_ratio: float = NONE_RATIO) -> list[Recall]:  # fmt: skip
+                      max_ratio: float = MAX_RATIO) -> list[Recall]:  # fmt: skip
     """Each query's nearest prototype, taken only when its cosine distance is at most `max_distance` and at most
-    `max_ratio` (`none_ratio` for `NOT_A_TILE`) times its distance to the nearest other prototype (1, a right angle,
-    when one tile was taught)."""
+    `max_ratio` times its distance to the nearest other prototype (1, a right angle, when one tile was taught), and
+    never `NOT_A_TILE`'s (`SAME_CROP`)."""
     q = unit(queries)
     if not codes:
         return [Recall(None, 2.0) for _ in range(len(q))]
@@ -96,8 +97,7 @@ def nearest_prototype(queries: np.ndarray, codes: list[str], protos: np.ndarray,
     rows = np.arange(len(q))
     first = dist[rows, order[:, 0]]
     second = dist[rows, order[:, 1]] if len(codes) > 1 else np.ones(len(q), np.float32)
-    ratio = np.where(np.asarray(codes)[order[:, 0]] == NOT_A_TILE, none_ratio, max_ratio)
-    taken = (first <= max_distance) & (first <= ratio * second)
+    taken = (first <= max_distance) & (first <= max_ratio * second) & (np.asarray(codes)[order[:, 0]] != NOT_A_TILE)
     return [Recall(codes[order[i, 0]] if taken[i] else None, float(first[i])) for i in range(len(q))]
 
 
@@ -253,15 +253,20 @@ class TileMemory:
         return self._heads[table]
 
     def recall(self, table: str, embeddings: np.ndarray) -> list[Recall]:
-        """For each crop, the remembered tile whose prototype is near enough (`max_distance`), else None."""
+        """For each crop, the tile of a remembered crop it is again (`SAME_CROP`), else the remembered tile whose
+        prototype is near enough (`nearest_prototype`), else None."""
+        m = self._tables.get(table)
         if table not in self._protos:
-            m = self._tables.get(table)
             self._protos[table] = prototypes(m.embeddings, m.tiles) if m is not None and len(m) else ([], np.zeros((0, 1)))
         codes, protos = self._protos[table]
         q = unit(embeddings)
-        if codes and protos.shape[1] != q.shape[1]:
+        if not codes or protos.shape[1] != q.shape[1] or m is None:
             return [Recall(None, 2.0) for _ in range(len(q))]
-        return nearest_prototype(q, codes, protos, self.max_distance, self.max_ratio)
+        recalls = nearest_prototype(q, codes, protos, self.max_distance, self.max_ratio)
+        to_crops = 1.0 - q @ m.embeddings.T
+        nearest = to_crops.argmin(axis=1)
+        return [Recall(m.tiles[k], float(to_crops[i, k]), same=True) if to_crops[i, k] <= SAME_CROP else r
+                for i, (k, r) in enumerate(zip(nearest, recalls))]
 
     def export_table(self, table: str, path: str | Path) -> Path:
         """Write one table's memory as ``.npz`` (e.g. beside a dataset export)."""
@@ -380,9 +385,8 @@ def apply_memory(detections: Sequence[Any], rgb: np.ndarray, classifier: Any, me
 def memory_readings(detections: Sequence[Any], rgb: np.ndarray, classifier: Any, memory: TileMemory,
                     table: str) -> list[Any | None]:  # fmt: skip
     """Each detection as the table's memory reads it: a crop the memory recalls (`TileMemory.recall`) takes the
-    remembered tile when the classifier has it among its top choices or the crop is one taught (`SAME_CROP`) (None:
-    a box remembered as `NOT_A_TILE`, one a player deleted); otherwise the table's head re-ranks the classifier's top
-    choices (`rerank`)."""
+    remembered tile when it is a taught crop again (None: one a player deleted, `NOT_A_TILE`) or the classifier has
+    that tile among its top choices; otherwise the table's head re-ranks the classifier's top choices (`rerank`)."""
     if not detections or not memory.count(table):
         return list(detections)
     embeddings = crop_embeddings(classifier, rgb, [d.box for d in detections])
@@ -397,7 +401,7 @@ def memory_readings(detections: Sequence[Any], rgb: np.ndarray, classifier: Any,
             out.append(None)
             continue
         choices = {c for c, _ in getattr(d, "alternatives", ()) or ()} or {d.tile}
-        tile = r.tile if r.tile in choices or r.distance <= SAME_CROP else None
+        tile = r.tile if r.same or r.tile in choices else None
         if tile is None and head is not None and probs is not None:
             tile = rerank(getattr(d, "alternatives", ()) or (), head, probs[i])
         out.append(replace(d, tile=tile) if tile is not None and tile != d.tile else d)
