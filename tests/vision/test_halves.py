@@ -186,3 +186,33 @@ def test_half_of_a_tile_lying_sideways_in_a_meld_is_read_whole_where_the_classif
                   (round(whole[0] + TH / 2), round(whole[1])): (("4p", 0.95),)})
     out = grown_tiles(RGB, gap, name)
     assert len(name.asked) == 2 and out[3].box == (whole[0] + TH / 2, whole[1], whole[2] + TH / 2, whole[3])  # the surer
+
+
+def test_a_lone_indicators_half_box_below_the_row_is_grown_the_way_the_classifier_sees_a_tile() -> None:
+    """翻精 四筒 lies alone under the hand, nearer the camera (a third larger): the detector boxed its top pair of
+    circles alone (named 二筒). Off the row, it may be either half: it is grown down and up, to the row's height
+    and to the height the row's shape gives its width, and read where the classifier sees a tile surest."""
+    row = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m", "5s", "6s"))]
+    w = 1.3 * TW
+    half = tile(60, "2p", y=120, w=w, h=0.55 * 1.3 * TH)
+    tall = w * TH / TW
+    down = (60.0, 120.0, 60 + w, 120 + tall)
+    asked: list[tuple[float, ...]] = []
+
+    def name(rgb: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[tuple[tuple[str, float], ...]]:
+        asked.extend(boxes)  # the whole 四筒 in the box grown down to its height; its top pair alone in the lower one
+        return [(("4p", 0.9), ("2p", 0.05)) if np.allclose(b, down) else (("2p", 0.7),) for b in boxes]
+
+    out = grown_tiles(RGB, [*row, half], name)
+    assert [d.tile for d in out] == ["1m", "2m", "3m", "5s", "6s", "4p"]
+    assert np.allclose(out[5].box, down)  # the tile's height at its width, not the smaller row's
+    ends = {(round(b[1]), round(b[3])) for b in asked}
+    assert ends == {(120, round(120 + TH)), (120, round(120 + tall)), (round(half.box[3] - TH), round(half.box[3])),
+                    (round(half.box[3] - tall), round(half.box[3]))}  # both ways, both heights
+
+
+def test_only_the_boxes_asked_about_are_grown() -> None:
+    dets = row_with_a_short_4p()
+    name = namer({(130, 20): (("4p", 0.85), ("2p", 0.1))})
+    assert grown_tiles(RGB, dets, name, among=[0, 1, 2, 4, 5]) == dets and name.asked == []
+    assert [d.tile for d in grown_tiles(RGB, dets, name, among=[3])] == ["1m", "2m", "3m", "4p", "5s", "6s"]

@@ -98,3 +98,35 @@ def test_a_box_the_detector_scores_higher_mirrored_is_named_deeper_down_as_that_
     blank = next(d for d in deeper if d.box == (100, 0, 130, 40))
     assert blank.conf == tile_confidence(0.5, 0.95) and (200, 0, 230, 40) not in [d.box for d in deeper]
     assert stub.found == 2 and stub.named == [2, 1]
+
+
+class _HalfIndicator(_Stub):
+    """Three sure tiles in a row and, alone below them, a faint box round the top half of the indicator (named 二筒
+    on its own); the classifier sees a 四筒 in the box grown down to a whole tile."""
+
+    class _Namer:
+        def __init__(self) -> None:
+            self.asked: list[tuple[float, ...]] = []
+
+        def classify_top(self, rgb: np.ndarray, boxes: list[tuple[float, ...]], *_: object, **__: object) -> list[tuple]:
+            self.asked.extend(tuple(b) for b in boxes)
+            return [(("4p", 0.9), ("2p", 0.05)) if tuple(b) == (40.0, 80.0, 70.0, 120.0) else (("2p", 0.8),) for b in boxes]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.classifier = self._Namer()
+        self.boxes = np.array([[0, 0, 30, 40], [30, 0, 60, 40], [60, 0, 90, 40], [40, 80, 70, 100]], float)
+        self.scores = np.array([0.9, 0.8, 0.85, 0.06])
+
+    def _classify(self, rgb: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> list[Detection]:
+        names = ["1m", "2m", "3m"] if len(boxes) == 3 else ["2p"] * len(boxes)
+        return [Detection(tuple(b), c, tile_confidence(s, 0.9), ((c, 0.9),)) for b, s, c in zip(boxes, scores, names)]
+
+
+def test_a_faint_half_box_of_a_lone_indicator_is_read_whole_deeper_down() -> None:
+    stub = _HalfIndicator()
+    levels = DetectionLevels(stub, photo(140), 0.05, fill_gaps=False)
+    assert [d.tile for d in levels.at(0.25)] == ["1m", "2m", "3m"]
+    deeper = levels.at(0.05)
+    assert sorted(d.tile for d in deeper) == ["1m", "2m", "3m", "4p"]
+    assert next(d for d in deeper if d.tile == "4p").box == (40.0, 80.0, 70.0, 120.0)

@@ -28,7 +28,7 @@ on CMD v4's `valid` photos it changes none.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from statistics import median
 
 import numpy as np
@@ -166,6 +166,10 @@ SHORT = 0.72
 SAME_WIDTH = (0.75, 1.35)
 #: The grown box replaces the half when the classifier names another tile there this surely.
 GROWN_SURE = 0.6
+#: A box whose top and bottom both lie farther than this share of a tile's height from its neighbours' lies off their
+#: row (a lone indicator above or below the rows, nearer the camera or farther): it is half a tile when it is much lower
+#: (`SHORT`) than they are or than their shape makes a tile of its width, either half, so it is grown both ways to both.
+LINED_UP = 0.35
 
 
 def short_tiles(named: Sequence[Detection]) -> list[tuple[tuple[Box, ...], int]]:
@@ -187,8 +191,13 @@ def short_tiles(named: Sequence[Detection]) -> list[tuple[tuple[Box, ...], int]]
         h = float(np.median(boxes[near, 3] - boxes[near, 1]))
         w = float(np.median(boxes[near, 2] - boxes[near, 0]))
         grown: list[Box] = []
-        if y2 - y1 < SHORT * h and SAME_WIDTH[0] * w <= x2 - x1 <= SAME_WIDTH[1] * w:
-            top, bottom = float(np.median(boxes[near, 1])), float(np.median(boxes[near, 3]))
+        top, bottom = float(np.median(boxes[near, 1])), float(np.median(boxes[near, 3]))
+        if min(abs(y1 - top), abs(y2 - bottom)) > LINED_UP * h:  # off their row (a lone indicator), maybe nearer
+            tall = (x2 - x1) * float(np.median((boxes[near, 3] - boxes[near, 1]) / (boxes[near, 2] - boxes[near, 0])))
+            for height in sorted({h, tall}):  # as high as they are, or as their shape makes a tile of its width
+                if y2 - y1 < SHORT * height:  # either half of such a tile
+                    grown += [(x1, y1, x2, y1 + height), (x1, y2 - height, x2, y2)]
+        elif y2 - y1 < SHORT * h and SAME_WIDTH[0] * w <= x2 - x1 <= SAME_WIDTH[1] * w:
             grown.append((x1, y1, x2, y1 + h) if abs(y1 - top) <= abs(y2 - bottom) else (x1, y2 - h, x2, y2))
         if h > w and x2 - x1 < SHORT * h and SAME_WIDTH[0] * w <= y2 - y1 <= SAME_WIDTH[1] * w:
             grown += [(x2 - h, y1, x2, y2), (x1, y1, x1 + h, y2)]
@@ -197,12 +206,14 @@ def short_tiles(named: Sequence[Detection]) -> list[tuple[tuple[Box, ...], int]]
     return out
 
 
-def grown_tiles(rgb: np.ndarray, named: list[Detection], name: Namer) -> list[Detection]:
-    """`named` with each half of a tile (`short_tiles`) read whole where the classifier names another tile surest
-    (at least `GROWN_SURE`) at one of the boxes it may be the half of that no other named box lies over."""
+def grown_tiles(rgb: np.ndarray, named: list[Detection], name: Namer,
+                among: Collection[int] | None = None) -> list[Detection]:  # fmt: skip
+    """`named` with each half of a tile (`short_tiles`; only those of index in `among` when given) read whole where
+    the classifier names another tile surest (at least `GROWN_SURE`) at one of the boxes it may be the half of that
+    no other named box lies over."""
     if len(named) < 3:
         return named
-    found = [(g, i) for gs, i in short_tiles(named) for g in gs
+    found = [(g, i) for gs, i in short_tiles(named) for g in gs if among is None or i in among
              if all(box_iou(g, d.box) < 0.3 for k, d in enumerate(named) if k != i)]
     if not found:
         return named
