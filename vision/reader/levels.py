@@ -5,7 +5,7 @@ lacking a tile or its indicator, not adding up to a legal round, with no winning
 assuming much) again down to `layout.WEAK_FLOOR`. Run twice, the detector would find its boxes twice and name every box
 again, many of them table; here the YOLO stage runs once, down to the floor, and the classifier names
 the boxes the threshold can pass first, then, if asked, at most `MAX_WEAK` of the others that no
-named box covers, surest first, each scored as the better of the YOLO stage's looks at the photo as it is and
+named box covers, surest first (each read whole when it boxes half a tile, `halves.grown_tiles`), each scored as the better of the YOLO stage's looks at the photo as it is and
 mirrored left to right (`mirrored_scores`: the one more YOLO run a deeper reading costs); with `fill_gaps`, also the tiles no box brought (`vision.reader.gaps`:
 a box where a row has a hole or ends short, `gap_tiles`, a box scored under the floor lying alone,
 `faint_tiles`, a patch of the tiles' face colour no box covers, `vision.reader.lone`, and 白板 side by side boxed
