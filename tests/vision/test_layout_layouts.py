@@ -255,6 +255,23 @@ def test_a_middle_tile_set_a_little_higher_whose_top_the_detector_doubts_is_a_st
     assert melds(assign(level)) == [("peng", "555s")]
 
 
+def test_three_alike_with_tile_face_above_the_middle_one_are_a_stacked_kong() -> None:
+    """The detector boxed only the lower tile of the stacked pair, in line with the others; the photo shows tile face
+    just above the middle one (`Detection.face_above`, `vision.reader.stacked`): a fourth tile lies on it."""
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    dets = lay([[["3z"]], [hand, ["1z"], ["5s", "5s", "5s"]]])
+    assert melds(assign(dets)) == [("peng", "555s")]
+    faced = list(dets)
+    faced[-2] = replace(dets[-2], face_above=0.6)
+    a = assign(faced)
+    assert melds(a) == [("gang", "5555s")] and "kong_stacked" in codes(a) and a.hand == hand and a.win_tile == "1z"
+    faced[-2] = replace(dets[-2], face_above=0.3)  # a little face: a tile edge, a shadow
+    assert melds(assign(faced)) == [("peng", "555s")]
+    chow = lay([[["3z"]], [hand, ["1z"], ["5s", "6s", "7s"]]])
+    chow[-2] = replace(chow[-2], face_above=0.8)  # three that may not be alike: never a kong
+    assert melds(assign(chow)) == [("chi", "567s")]
+
+
 def test_two_melds_laid_touching_at_the_left_end_are_cut_into_melds() -> None:
     hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m"]
     a = assign(lay([[["1z"]], [["3m", "4m>", "5m", "7z", "7z", "7z"], hand, ["9m"]]]))

@@ -23,6 +23,9 @@ class Detection:
     #: (`detector.top_doubt`; 0 when not measured): two tiles lying on each other are boxed now as the pair,
     #: now as the one on top.
     top_doubt: float = 0.0
+    #: How much more tile face than over its neighbours lies just above this tile's row over it (`stacked.face_above_row`;
+    #: 0 when not measured): a kong's fourth tile stacked on it.
+    face_above: float = 0.0
 
     @property
     def cx(self) -> float:

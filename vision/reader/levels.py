@@ -30,6 +30,7 @@ from vision.reader.detector import box_floor, drop_covered
 from vision.reader.gaps import FAINT_FLOOR, faint_tiles, first_look_namer, gap_tiles
 from vision.reader.halves import grown_tiles, whole_tiles
 from vision.reader.lone import lone_tiles
+from vision.reader.stacked import FaceAbove
 
 #: Weak boxes named at most on the second look (surest box scores first).
 MAX_WEAK = 12
@@ -78,6 +79,8 @@ class DetectionLevels:
         self._doubt: np.ndarray = np.zeros(0)
         #: The first threshold asked and every box named for it, those it leaves out too (they count deeper down).
         self._first: tuple[float, list[Detection]] | None = None
+        #: Each box's face above its row (`stacked.FaceAbove`: the photo's face colour mask made once, when needed).
+        self._face_above = FaceAbove(rgb)
 
     def at(self, conf: float) -> list[Detection]:
         """The photo's detections of confidence ≥ `conf` (below the first threshold asked: up to MAX_WEAK more,
@@ -97,6 +100,7 @@ class DetectionLevels:
             if hasattr(self.detector.classifier, "classify_top"):  # a tile boxed as two halves, read whole
                 named = whole_tiles(self.rgb, named, self._boxes, self._scores, self.detector.classifier.classify_top)
                 named = grown_tiles(self.rgb, named, self.detector.classifier.classify_top)
+            named = self._face_above(named)  # a kong's fourth tile stacked on its middle one
             self._first = (conf, named)
         first_conf, named = self._first
         if conf >= first_conf:
@@ -124,4 +128,6 @@ class DetectionLevels:
             out += [d for d in gap_tiles(self.rgb, out, name) if d.conf >= conf]
             out += [d for d in lone_tiles(self.rgb, out, name) if d.conf >= conf]
             out = counted_blanks(self.rgb, out, name)  # 白板 side by side boxed fewer times than they lie
+        named_ids = {id(d) for d in named}  # the first look's boxes stay the very same objects (`layout.read_layout`)
+        out = self._face_above(out, keep=lambda d: id(d) in named_ids)
         return sorted(out, key=lambda d: (d.cx, d.cy))

@@ -41,11 +41,11 @@ LONE_SURE = GAP_SURE
 LEAST_CONTRAST = 12.0
 
 
-def _lab(rgb: np.ndarray) -> tuple[np.ndarray, float]:
-    """The photo at WORK_WIDTH in Lab (float), and the scale from it to the photo."""
+def lab_at(rgb: np.ndarray, width: int = WORK_WIDTH) -> tuple[np.ndarray, float]:
+    """The photo at `width` (never enlarged) in Lab (float), and the scale from the photo to it."""
     import cv2
 
-    scale = min(1.0, WORK_WIDTH / rgb.shape[1])
+    scale = min(1.0, width / rgb.shape[1])
     small = cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else rgb
     return cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32), scale
 
@@ -55,15 +55,14 @@ def _faces(dets: Sequence[Detection]) -> list[Detection]:
     return [d for d in dets if d.tile not in (BACK, NO_TILE, "")]
 
 
-def face_mask(rgb: np.ndarray, dets: Sequence[Detection]) -> tuple[np.ndarray, float] | None:
-    """Where the photo (at WORK_WIDTH) is nearer the face colour of `dets`' upright faces than the cloth's, and
-    the scale to the photo; None when there are no faces to learn from or face and cloth look alike."""
+def face_and_cloth(lab: np.ndarray, scale: float, dets: Sequence[Detection]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The median Lab colour of `dets`' upright faces and of the cloth (outside them, a little apart) in `lab` (the
+    photo at `scale`); None when there are no faces to learn from or face and cloth look alike (`LEAST_CONTRAST`)."""
     import cv2
 
     faces = _faces(dets)
     if len(faces) < 3:
         return None
-    lab, scale = _lab(rgb)
     inside = np.zeros(lab.shape[:2], dtype=np.uint8)
     for d in faces:
         x1, y1, x2, y2 = (int(round(v * scale)) for v in d.box)
@@ -75,8 +74,20 @@ def face_mask(rgb: np.ndarray, dets: Sequence[Detection]) -> tuple[np.ndarray, f
     cloth = np.median(lab[grown == 0], axis=0) if (grown == 0).any() else None
     if cloth is None or float(np.linalg.norm(face - cloth)) < LEAST_CONTRAST:
         return None
-    nearer = np.linalg.norm(lab - face, axis=2) < np.linalg.norm(lab - cloth, axis=2)
-    return nearer.astype(np.uint8), scale
+    return face, cloth
+
+
+def nearer_face(lab: np.ndarray, face: np.ndarray, cloth: np.ndarray) -> np.ndarray:
+    """Where `lab` is nearer the face colour than the cloth's (bool, its shape less the colour axis)."""
+    return np.linalg.norm(lab - face, axis=-1) < np.linalg.norm(lab - cloth, axis=-1)
+
+
+def face_mask(rgb: np.ndarray, dets: Sequence[Detection]) -> tuple[np.ndarray, float] | None:
+    """Where the photo (at WORK_WIDTH) is nearer the face colour of `dets`' upright faces than the cloth's, and
+    the scale to the photo; None when there are no faces to learn from or face and cloth look alike."""
+    lab, scale = lab_at(rgb)
+    colours = face_and_cloth(lab, scale, dets)
+    return (nearer_face(lab, *colours).astype(np.uint8), scale) if colours is not None else None
 
 
 def patches(mask: np.ndarray, scale: float, usual_w: float, usual_h: float) -> list[tuple[float, float, float, float]]:

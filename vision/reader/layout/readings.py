@@ -76,6 +76,9 @@ STACK_LIFTED = 0.24
 #: the 278 碰 (2026-12-05).
 STACK_DOUBT_LIFT = 0.1
 STACK_DOUBT = 0.1
+#: … or, just above the row, over the middle tile lies this much more tile face than over the others
+#: (`Detection.face_above`, `vision.reader.stacked`): the tile on top, boxed with neither.
+STACK_FACE = 0.5
 #: Readings of one row's groups kept (`row_readings`: gaps and kongs set apart read both ways).
 MAX_ROW_VARIANTS = 16
 #: A box read face down among the concealed tiles may be the face the classifier gives at least this (`face_behind_back`;
@@ -205,7 +208,8 @@ def _other_reading(tiles: Sequence[Placed]) -> str | None:
     standing = not any(p.sideways for p in (a, b, c))  # a sideways tile lies lower, its bottom in line: not a stack
     shifted = standing and min(a.v, c.v) - b.v > STACK_SHIFT * across[1]
     tall = standing and across[-1] > STACK_TALL * across[1]  # a sideways tile lies low: no height to go by
-    return "stacked" if shifted or tall or (standing and _middle_rises(a, b, c)) else None
+    face = standing and a.tile == b.tile == c.tile and b.det.face_above >= STACK_FACE  # read alike, not only may be
+    return "stacked" if shifted or tall or face or (standing and _middle_rises(a, b, c)) else None
 
 
 def end_read_as_face(tiles: Sequence[Placed]) -> Placed | None:

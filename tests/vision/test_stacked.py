@@ -1,0 +1,59 @@
+"""`vision.reader.stacked`: tile face above the middle of three alike (a kong's fourth tile lying on it)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.reader.detection import Detection
+from vision.reader.stacked import FaceAbove, between_alike, face_above_row
+
+CLOTH, FACE = (40, 110, 60), (235, 230, 215)
+TW, TH = 40, 54
+
+
+def table(stacked: bool, row_above: bool = False) -> tuple[np.ndarray, list[Detection]]:
+    """Green cloth, a row of 1m 2m 3m then three 5s (boxed as three tiles), the middle 5s with a fourth lying on it,
+    a third of a tile higher, when `stacked`; `row_above`: another row of tiles just above the whole row."""
+    rgb = np.zeros((240, 420, 3), np.uint8)
+    rgb[:] = CLOTH
+    y = 120
+    codes = ["1m", "2m", "3m", "5s", "5s", "5s"]
+    dets = []
+    for i, code in enumerate(codes):
+        x = 20 + i * (TW + 2)
+        rgb[y : y + TH, x : x + TW] = FACE
+        dets.append(Detection((float(x), float(y), float(x + TW), float(y + TH)), code, 0.9, ((code, 0.95),)))
+    if stacked:
+        x = 20 + 4 * (TW + 2)
+        rgb[y - TH // 3 : y + TH - TH // 3, x : x + TW] = FACE
+    if row_above:
+        rgb[y - TH - 4 : y - 4, 20 : 20 + 6 * (TW + 2)] = FACE
+    return rgb, dets
+
+
+def test_a_stacked_tile_shows_face_above_the_middle_one_and_none_above_its_neighbours() -> None:
+    rgb, dets = table(stacked=True)
+    faced = FaceAbove(rgb)(dets)
+    assert faced[4].face_above > 0.9
+    assert [d.face_above for i, d in enumerate(faced) if i != 4] == [0.0] * 5  # the ends lack a neighbour, 1m–3m differ
+
+
+def test_a_pung_or_a_row_of_tiles_above_shows_no_more_face_over_the_middle_one() -> None:
+    for rgb, dets in (table(stacked=False), table(stacked=False, row_above=True)):
+        assert all(d.face_above == 0.0 for d in FaceAbove(rgb)(dets))
+    rgb, dets = table(stacked=True, row_above=True)  # tile face over all three: nothing tells the stack apart
+    assert abs(FaceAbove(rgb)(dets)[4].face_above) < 0.2
+
+
+def test_only_three_read_alike_side_by_side_are_looked_at() -> None:
+    rgb, dets = table(stacked=True)
+    assert between_alike(dets)
+    mixed = [*dets[:4], Detection(dets[4].box, "6s", 0.9), dets[5]]
+    assert not between_alike(mixed) and FaceAbove(rgb)(mixed) == mixed
+    assert face_above_row(rgb, (np.array([240.0, 128, 135]), np.array([100.0, 90, 150])), mixed)[4] == 0.0
+
+
+def test_boxes_asked_to_be_kept_stay_the_very_same_objects() -> None:
+    rgb, dets = table(stacked=True)
+    kept = FaceAbove(rgb)(dets, keep=lambda d: d is dets[4])
+    assert kept[4] is dets[4] and kept == dets

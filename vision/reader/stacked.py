@@ -1,0 +1,106 @@
+"""A kong's fourth tile lying on its middle tile shows its face above the row (`face_above_row`).
+
+A 明杠 is often laid as three tiles with the fourth stacked on the middle one. Seen from above, the tile on top sticks
+out past the row's top edge; where the detector boxes the pair as one tall box, or the top tile alone, the middle box
+itself rises (`layout.readings._middle_rises`), but often it boxes only the lower tile and the tile on top is lost. The
+pixels still show it: just above the row, over the middle tile, lies tile face, where over its neighbours lies cloth.
+Each standing box with a standing neighbour at either side, the three read as one tile, gets the share of pixels nearer
+the tiles' face colour than the cloth's (`lone.face_and_cloth`) in a band `BAND` above its neighbours' mean top, less the
+larger such share over either neighbour; the layout reads the three as a stacked kong when the middle one's share is at
+least `readings.STACK_FACE`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from vision.reader.detection import Detection
+from vision.reader.lone import face_and_cloth, lab_at, nearer_face
+
+#: The band looked at, from this share of the neighbours' height above their mean top down to this share above it.
+BAND = (0.3, 0.05)
+#: A neighbour lies beside a box: their centres differ across the row by at most this share of the height, and the
+#: gap between them is at most this share of the box's width (overlapping a little is allowed as much).
+SAME_ROW = 0.5
+NEXT_TO = 0.5
+#: The middle of the band's width is looked at, this share of the box's width off each side.
+INSET = 0.2
+#: The face and cloth colours are learnt from the photo this wide (pixels); the bands are looked at in full.
+SAMPLE_WIDTH = 160
+
+
+def _standing(d: Detection) -> bool:
+    return d.height > d.width
+
+
+def _beside(d: Detection, others: Sequence[Detection], side: int) -> Detection | None:
+    """The standing box next to `d` on its left (`side` −1) or right (+1), nearest first; None when there is none."""
+    best: tuple[float, Detection] | None = None
+    for o in others:
+        if o is d or not _standing(o) or abs(o.cy - d.cy) > SAME_ROW * d.height:
+            continue
+        gap = (d.box[0] - o.box[2]) if side < 0 else (o.box[0] - d.box[2])
+        if -NEXT_TO * d.width <= gap <= NEXT_TO * d.width and (best is None or abs(gap) < best[0]):
+            best = (abs(gap), o)
+    return best[1] if best else None
+
+
+def face_above_row(rgb: np.ndarray, colours: tuple[np.ndarray, np.ndarray], dets: Sequence[Detection]) -> list[float]:
+    """For each of `dets`, how much more of the band above its row is tile face than over its neighbours (0 for a box
+    lying sideways or without a standing neighbour at both sides); `colours`: the face's and the cloth's in Lab
+    (`lone.face_and_cloth`). Only the bands' pixels are looked at, at the photo's own size."""
+    import cv2
+
+    height, width = rgb.shape[:2]
+
+    def share(d: Detection, top: float, bottom: float) -> float:
+        x1, x2 = d.box[0] + INSET * d.width, d.box[2] - INSET * d.width
+        ys, ye = int(np.clip(top, 0, height)), int(np.clip(bottom, 0, height))
+        xs, xe = int(np.clip(x1, 0, width)), int(np.clip(x2, 0, width))
+        if ye <= ys or xe <= xs:
+            return 0.0
+        lab = cv2.cvtColor(np.ascontiguousarray(rgb[ys:ye, xs:xe]), cv2.COLOR_RGB2LAB).astype(np.float32)
+        return float(nearer_face(lab, *colours).mean())
+
+    out = []
+    for d in dets:
+        left, right = (_beside(d, dets, -1), _beside(d, dets, 1)) if _standing(d) else (None, None)
+        if left is None or right is None or not left.tile == d.tile == right.tile:
+            out.append(0.0)
+            continue
+        top = (left.box[1] + right.box[1]) / 2
+        h = (left.height + right.height) / 2
+        band = (top - BAND[0] * h, top - BAND[1] * h)
+        out.append(share(d, *band) - max(share(left, *band), share(right, *band)))
+    return out
+
+
+def between_alike(dets: Sequence[Detection]) -> bool:
+    """Some standing box lies between two standing neighbours read as the same tile as it (a 碰 or a kong's three)."""
+    return any((left := _beside(d, dets, -1)) is not None and (right := _beside(d, dets, 1)) is not None
+               and left.tile == d.tile == right.tile for d in dets if _standing(d))
+
+
+class FaceAbove:
+    """Each box's `face_above` for one photo: the face and cloth colours (`lone.face_and_cloth`, learnt from the
+    photo at `SAMPLE_WIDTH`) made once, only when first needed: when three standing tiles read alike lie side by side."""
+
+    def __init__(self, rgb: np.ndarray) -> None:
+        self.rgb = rgb
+        self._colours: tuple[np.ndarray, np.ndarray] | None | bool = False  # False: not learnt yet
+
+    def __call__(self, dets: list[Detection], keep: Callable[[Detection], bool] = lambda d: False) -> list[Detection]:
+        """`dets`, each standing between two neighbours read as the same tile with its `face_above` (`face_above_row`),
+        but those `keep` says to leave as they are; all as they are when no three alike lie side by side or the
+        photo's face and cloth colours cannot be told apart (learnt from the first `dets` asked about)."""
+        if len(dets) < 3 or not between_alike(dets):
+            return dets
+        if self._colours is False:
+            self._colours = face_and_cloth(*lab_at(self.rgb, SAMPLE_WIDTH), dets)
+        if not isinstance(self._colours, tuple):
+            return dets
+        values = face_above_row(self.rgb, self._colours, dets)
+        return [replace(d, face_above=v) if v and not keep(d) else d for d, v in zip(dets, values)]
