@@ -178,12 +178,13 @@ GROWN_SURE = 0.6
 LINED_UP = 0.35
 
 
-def short_tiles(named: Sequence[Detection]) -> list[tuple[tuple[Box, ...], int]]:
+def short_tiles(named: Sequence[Detection], lone_only: bool = False) -> list[tuple[tuple[Box, ...], int]]:
     """Named boxes that look like half a tile against the tiles nearest to them: as wide as they are but much
     lower (the detector boxed only the top or bottom pair of a 4筒's circles), or as high as they are wide but
     much shorter than a tile is long (half of a tile lying sideways in a meld): (the boxes it may be the half of
     — grown to its neighbours' height from the end that lines up with theirs, and grown to a lying tile's
-    length either way along the row —, its index)."""
+    length either way along the row; off their row, both ways —, its index). `lone_only`: only boxes off their
+    neighbours' row (`LINED_UP`), as a weak box below the first threshold is looked at."""
     boxes = np.array([d.box for d in named], dtype=float)
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
     out = []
@@ -203,23 +204,25 @@ def short_tiles(named: Sequence[Detection]) -> list[tuple[tuple[Box, ...], int]]
             for height in sorted({h, tall}):  # as high as they are, or as their shape makes a tile of its width
                 if y2 - y1 < SHORT * height:  # either half of such a tile
                     grown += [(x1, y1, x2, y1 + height), (x1, y2 - height, x2, y2)]
+        elif lone_only:
+            continue
         elif y2 - y1 < SHORT * h and SAME_WIDTH[0] * w <= x2 - x1 <= SAME_WIDTH[1] * w:
             grown.append((x1, y1, x2, y1 + h) if abs(y1 - top) <= abs(y2 - bottom) else (x1, y2 - h, x2, y2))
-        if h > w and x2 - x1 < SHORT * h and SAME_WIDTH[0] * w <= y2 - y1 <= SAME_WIDTH[1] * w:
+        if not lone_only and h > w and x2 - x1 < SHORT * h and SAME_WIDTH[0] * w <= y2 - y1 <= SAME_WIDTH[1] * w:
             grown += [(x2 - h, y1, x2, y2), (x1, y1, x1 + h, y2)]
         if grown:
             out.append((tuple(grown), i))
     return out
 
 
-def grown_tiles(rgb: np.ndarray, named: list[Detection], name: Namer,
-                among: Collection[int] | None = None) -> list[Detection]:  # fmt: skip
-    """`named` with each half of a tile (`short_tiles`; only those of index in `among` when given) read whole where
-    the classifier names another tile surest (at least `GROWN_SURE`) at one of the boxes it may be the half of that
-    no other named box lies over."""
+def grown_tiles(rgb: np.ndarray, named: list[Detection], name: Namer, among: Collection[int] | None = None,
+                lone_only: bool = False) -> list[Detection]:  # fmt: skip
+    """`named` with each half of a tile (`short_tiles`, `lone_only` as there; only those of index in `among` when
+    given) read whole where the classifier names another tile surest (at least `GROWN_SURE`) at one of the boxes it
+    may be the half of that no other named box lies over."""
     if len(named) < 3:
         return named
-    found = [(g, i) for gs, i in short_tiles(named) for g in gs if among is None or i in among
+    found = [(g, i) for gs, i in short_tiles(named, lone_only) for g in gs if among is None or i in among
              if all(box_iou(g, d.box) < 0.3 for k, d in enumerate(named) if k != i)]
     if not found:
         return named

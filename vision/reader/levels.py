@@ -117,10 +117,10 @@ class DetectionLevels:
         order = np.argsort(-scores, kind="stable")[:MAX_WEAK]
         weak = self.detector._classify(self.rgb, boxes[order], scores[order]) if len(order) else []
         out = drop_covered([d for d in [*named, *weak] if d.conf >= conf])
-        if weak and hasattr(self.detector.classifier, "classify_top"):  # a weak box of half a tile (a lone indicator's)
+        if weak and hasattr(self.detector.classifier, "classify_top"):  # a weak box of half a lone tile (the indicator)
             first = {id(d) for d in named}
             out = grown_tiles(self.rgb, out, self.detector.classifier.classify_top,
-                              among=[i for i, d in enumerate(out) if id(d) not in first])
+                              among=[i for i, d in enumerate(out) if id(d) not in first], lone_only=True)
         if self.fill_gaps and hasattr(self.detector.classifier, "classify_top"):  # tiles boxed faintly or not at all
             name = first_look_namer(self.detector.classifier)
             faint = self._scores < box_floor(conf)
