@@ -38,13 +38,9 @@ MOST = 4
 NEIGHBOURS = 4
 
 
-def _standing(d: Detection) -> bool:
-    return d.height > d.width
-
-
 def blank_runs(dets: Sequence[Detection]) -> list[list[int]]:
     """Indices of `dets` that are runs of two or more standing boxes named 白板 touching side by side, left to right."""
-    blanks = sorted((i for i, d in enumerate(dets) if d.tile == BLANK and _standing(d)), key=lambda i: dets[i].box[0])
+    blanks = sorted((i for i, d in enumerate(dets) if d.tile == BLANK and d.standing), key=lambda i: dets[i].box[0])
     runs: list[list[int]] = []
     for i in blanks:
         d = dets[i]
@@ -61,7 +57,7 @@ def tile_pitch(dets: Sequence[Detection], near: Detection) -> float | None:
     """How far apart the standing tiles nearest `near` (not 白板) lie from their right-hand neighbours in a row,
     centre to centre: a tile's true width (a box runs a little wider, taking in the tile's side and shadow). The
     median of the `NEIGHBOURS` nearest such steps; None without two."""
-    standing = [d for d in dets if _standing(d)]
+    standing = [d for d in dets if d.standing]
     steps = []
     for d in standing:
         if d.tile == BLANK:

@@ -42,3 +42,8 @@ class Detection:
     @property
     def height(self) -> float:
         return self.box[3] - self.box[1]
+
+    @property
+    def standing(self) -> bool:
+        """Boxed higher than wide: a tile standing upright in the photo (not lying sideways)."""
+        return self.height > self.width

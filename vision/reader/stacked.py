@@ -32,15 +32,11 @@ INSET = 0.2
 SAMPLE_WIDTH = 160
 
 
-def _standing(d: Detection) -> bool:
-    return d.height > d.width
-
-
 def _beside(d: Detection, others: Sequence[Detection], side: int) -> Detection | None:
     """The standing box next to `d` on its left (`side` −1) or right (+1), nearest first; None when there is none."""
     best: tuple[float, Detection] | None = None
     for o in others:
-        if o is d or not _standing(o) or abs(o.cy - d.cy) > SAME_ROW * d.height:
+        if o is d or not o.standing or abs(o.cy - d.cy) > SAME_ROW * d.height:
             continue
         gap = (d.box[0] - o.box[2]) if side < 0 else (o.box[0] - d.box[2])
         if -NEXT_TO * d.width <= gap <= NEXT_TO * d.width and (best is None or abs(gap) < best[0]):
@@ -67,7 +63,7 @@ def face_above_row(rgb: np.ndarray, colours: tuple[np.ndarray, np.ndarray], dets
 
     out = []
     for d in dets:
-        left, right = (_beside(d, dets, -1), _beside(d, dets, 1)) if _standing(d) else (None, None)
+        left, right = (_beside(d, dets, -1), _beside(d, dets, 1)) if d.standing else (None, None)
         if left is None or right is None or not left.tile == d.tile == right.tile:
             out.append(0.0)
             continue
@@ -81,7 +77,7 @@ def face_above_row(rgb: np.ndarray, colours: tuple[np.ndarray, np.ndarray], dets
 def between_alike(dets: Sequence[Detection]) -> bool:
     """Some standing box lies between two standing neighbours read as the same tile as it (a 碰 or a kong's three)."""
     return any((left := _beside(d, dets, -1)) is not None and (right := _beside(d, dets, 1)) is not None
-               and left.tile == d.tile == right.tile for d in dets if _standing(d))
+               and left.tile == d.tile == right.tile for d in dets if d.standing)
 
 
 class FaceAbove:
