@@ -13,7 +13,10 @@ recorded (every tile of the photo's read hand) and as the default does while a p
 
     python bench/corrections.py [--source ../shared/data/chinese-mahjong-detection-v4]
                                 [--classifier models/tile_classifier.onnx] [--n 0 1 3 10] [--all]
-                                [--max-distance D] [--no-head] [--family SHOOT]
+                                [--max-distance D] [--max-ratio R] [--no-head] [--family SHOOT]
+
+Each N's line also counts the mistakes left by kind: misread tiles, missed tiles (no box) and extra boxes; a
+memory of crops can mend the first and the last, not the missed ones.
 """
 
 from __future__ import annotations
