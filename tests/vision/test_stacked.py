@@ -57,3 +57,12 @@ def test_boxes_asked_to_be_kept_stay_the_very_same_objects() -> None:
     rgb, dets = table(stacked=True)
     kept = FaceAbove(rgb)(dets, keep=lambda d: d is dets[4])
     assert kept[4] is dets[4] and kept == dets
+
+
+def test_a_tile_of_its_own_just_above_the_middle_one_is_no_stacked_tile() -> None:
+    """The indicator set down just above a 碰's middle tile shows face there too, but the detector boxed it alone."""
+    rgb, dets = table(stacked=True)  # the drawn face above the middle 5s, now boxed as a tile of its own
+    x1, y1, x2, _ = dets[4].box
+    indicator = Detection((x1, y1 - TH // 3 - 2, x2, y1 - 2), "9m", 0.8, (("9m", 0.9),))
+    faced = FaceAbove(rgb)([*dets, indicator])
+    assert faced[4].face_above == 0.0

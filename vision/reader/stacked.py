@@ -18,6 +18,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.reader.detection import Detection
+from vision.reader.gaps import covered_share
 from vision.reader.lone import face_and_cloth, lab_at, nearer_face
 
 #: The band looked at, from this share of the neighbours' height above their mean top down to this share above it.
@@ -30,6 +31,9 @@ NEXT_TO = 0.5
 INSET = 0.2
 #: The face and cloth colours are learnt from the photo this wide (pixels); the bands are looked at in full.
 SAMPLE_WIDTH = 160
+#: The band over the middle tile lying this much more inside other boxes than the bands over its neighbours is another
+#: tile's face (one boxed on its own just above it), not a stacked one's; a row of tiles just above covers all three.
+OTHER_TILE = 0.3
 
 
 def _beside(d: Detection, others: Sequence[Detection], side: int) -> Detection | None:
@@ -70,6 +74,12 @@ def face_above_row(rgb: np.ndarray, colours: tuple[np.ndarray, np.ndarray], dets
         top = (left.box[1] + right.box[1]) / 2
         h = (left.height + right.height) / 2
         band = (top - BAND[0] * h, top - BAND[1] * h)
+        others = [o for o in dets if o is not d and o is not left and o is not right]
+        covered = [covered_share((t.box[0] + INSET * t.width, band[0], t.box[2] - INSET * t.width, band[1]), others)
+                   for t in (d, left, right)]
+        if covered[0] - max(covered[1:]) > OTHER_TILE:
+            out.append(0.0)  # a tile boxed on its own lies there alone (the indicator set just above): nothing stacked
+            continue
         out.append(share(d, *band) - max(share(left, *band), share(right, *band)))
     return out
 
