@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.reader.detection import Detection
-from vision.reader.stacked import FaceAbove, between_alike, face_above_row
+from vision.reader.stacked import FaceAbove, alike_triples, face_above_row
 
 CLOTH, FACE = (40, 110, 60), (235, 230, 215)
 TW, TH = 40, 54
@@ -47,9 +47,9 @@ def test_a_pung_or_a_row_of_tiles_above_shows_no_more_face_over_the_middle_one()
 
 def test_only_three_read_alike_side_by_side_are_looked_at() -> None:
     rgb, dets = table(stacked=True)
-    assert between_alike(dets)
+    assert [i for i, _, _ in alike_triples(dets)] == [4]
     mixed = [*dets[:4], Detection(dets[4].box, "6s", 0.9), dets[5]]
-    assert not between_alike(mixed) and FaceAbove(rgb)(mixed) == mixed
+    assert not alike_triples(mixed) and FaceAbove(rgb)(mixed) == mixed
     assert face_above_row(rgb, (np.array([240.0, 128, 135]), np.array([100.0, 90, 150])), mixed)[4] == 0.0
 
 

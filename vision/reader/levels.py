@@ -119,8 +119,8 @@ class DetectionLevels:
         order = np.argsort(-scores, kind="stable")[:MAX_WEAK]
         weak = self.detector._classify(self.rgb, boxes[order], scores[order]) if len(order) else []
         out = drop_covered([d for d in [*named, *weak] if d.conf >= conf])
+        first = {id(d) for d in named}  # the first look's boxes stay the very same objects (`layout.read_layout`)
         if weak and hasattr(self.detector.classifier, "classify_top"):  # a weak box of half a lone tile (the indicator)
-            first = {id(d) for d in named}
             out = grown_tiles(self.rgb, out, self.detector.classifier.classify_top,
                               among=[i for i, d in enumerate(out) if id(d) not in first], lone_only=True)
         if self.fill_gaps and hasattr(self.detector.classifier, "classify_top"):  # tiles boxed faintly or not at all
@@ -130,6 +130,5 @@ class DetectionLevels:
             out += [d for d in gap_tiles(self.rgb, out, name) if d.conf >= conf]
             out += [d for d in lone_tiles(self.rgb, out, name) if d.conf >= conf]
             out = counted_blanks(self.rgb, out, name)  # 白板 side by side boxed fewer times than they lie
-        named_ids = {id(d) for d in named}  # the first look's boxes stay the very same objects (`layout.read_layout`)
-        out = self._face_above(out, keep=lambda d: id(d) in named_ids)
+        out = self._face_above(out, keep=lambda d: id(d) in first)
         return sorted(out, key=lambda d: (d.cx, d.cy))

@@ -48,10 +48,24 @@ def _beside(d: Detection, others: Sequence[Detection], side: int) -> Detection |
     return best[1] if best else None
 
 
-def face_above_row(rgb: np.ndarray, colours: tuple[np.ndarray, np.ndarray], dets: Sequence[Detection]) -> list[float]:
-    """For each of `dets`, how much more of the band above its row is tile face than over its neighbours (0 for a box
-    lying sideways or without a standing neighbour at both sides); `colours`: the face's and the cloth's in Lab
-    (`lone.face_and_cloth`). Only the bands' pixels are looked at, at the photo's own size."""
+def alike_triples(dets: Sequence[Detection]) -> list[tuple[int, Detection, Detection]]:
+    """Each standing box lying between two standing neighbours read as the same tile as it (a 碰's or a kong's three):
+    (its index, the left neighbour, the right one)."""
+    out = []
+    for i, d in enumerate(dets):
+        if not d.standing:
+            continue
+        left, right = _beside(d, dets, -1), _beside(d, dets, 1)
+        if left is not None and right is not None and left.tile == d.tile == right.tile:
+            out.append((i, left, right))
+    return out
+
+
+def face_above_row(rgb: np.ndarray, colours: tuple[np.ndarray, np.ndarray], dets: Sequence[Detection],
+                   triples: Sequence[tuple[int, Detection, Detection]] | None = None) -> list[float]:  # fmt: skip
+    """For each of `dets`, how much more of the band above its row is tile face than over its neighbours (0 but for the
+    middle of three alike, `alike_triples`, given as `triples` when already found); `colours`: the face's and the
+    cloth's in Lab (`lone.face_and_cloth`). Only the bands' pixels are looked at, at the photo's own size."""
     import cv2
 
     height, width = rgb.shape[:2]
@@ -65,12 +79,9 @@ def face_above_row(rgb: np.ndarray, colours: tuple[np.ndarray, np.ndarray], dets
         lab = cv2.cvtColor(np.ascontiguousarray(rgb[ys:ye, xs:xe]), cv2.COLOR_RGB2LAB).astype(np.float32)
         return float(nearer_face(lab, *colours).mean())
 
-    out = []
-    for d in dets:
-        left, right = (_beside(d, dets, -1), _beside(d, dets, 1)) if d.standing else (None, None)
-        if left is None or right is None or not left.tile == d.tile == right.tile:
-            out.append(0.0)
-            continue
+    out = [0.0] * len(dets)
+    for i, left, right in alike_triples(dets) if triples is None else triples:
+        d = dets[i]
         top = (left.box[1] + right.box[1]) / 2
         h = (left.height + right.height) / 2
         band = (top - BAND[0] * h, top - BAND[1] * h)
@@ -78,16 +89,9 @@ def face_above_row(rgb: np.ndarray, colours: tuple[np.ndarray, np.ndarray], dets
         covered = [covered_share((t.box[0] + INSET * t.width, band[0], t.box[2] - INSET * t.width, band[1]), others)
                    for t in (d, left, right)]
         if covered[0] - max(covered[1:]) > OTHER_TILE:
-            out.append(0.0)  # a tile boxed on its own lies there alone (the indicator set just above): nothing stacked
-            continue
-        out.append(share(d, *band) - max(share(left, *band), share(right, *band)))
+            continue  # a tile boxed on its own lies there alone (the indicator set just above): nothing stacked
+        out[i] = share(d, *band) - max(share(left, *band), share(right, *band))
     return out
-
-
-def between_alike(dets: Sequence[Detection]) -> bool:
-    """Some standing box lies between two standing neighbours read as the same tile as it (a 碰 or a kong's three)."""
-    return any((left := _beside(d, dets, -1)) is not None and (right := _beside(d, dets, 1)) is not None
-               and left.tile == d.tile == right.tile for d in dets if d.standing)
 
 
 class FaceAbove:
@@ -102,11 +106,12 @@ class FaceAbove:
         """`dets`, each standing between two neighbours read as the same tile with its `face_above` (`face_above_row`),
         but those `keep` says to leave as they are; all as they are when no three alike lie side by side or the
         photo's face and cloth colours cannot be told apart (learnt from the first `dets` asked about)."""
-        if len(dets) < 3 or not between_alike(dets):
+        triples = alike_triples(dets) if len(dets) >= 3 else []
+        if not triples:
             return dets
         if self._colours is False:
             self._colours = face_and_cloth(*lab_at(self.rgb, SAMPLE_WIDTH), dets)
         if not isinstance(self._colours, tuple):
             return dets
-        values = face_above_row(self.rgb, self._colours, dets)
+        values = face_above_row(self.rgb, self._colours, dets, triples)
         return [replace(d, face_above=v) if v and not keep(d) else d for d, v in zip(dets, values)]
