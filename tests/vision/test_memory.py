@@ -330,3 +330,19 @@ def test_the_very_box_a_player_corrected_takes_the_correction_again(centres, mon
     assert 1 - float((memory_module.unit(taught[:1]) @ protos[0])[0]) > memory_module.SAME_CROP
     read = Detection(box, "1s", 0.9, (("1s", 0.95), ("7s", 0.03), ("9s", 0.01)))
     assert [d.tile for d in memory_module.apply_memory([read], np.zeros((10, 10, 3), np.uint8), None, memory, "张家")] == ["8p"]
+
+
+def test_a_tile_the_classifier_all_but_rules_out_is_not_taken_by_likeness(centres, monkeypatch):
+    """One 八万 corrected to 九万: the next 八万 (九万 its third choice at 0.3 %) lies near the lesson, yet stays 八万."""
+    from vision.reader import memory as memory_module
+    from vision.reader.detection import Detection
+
+    near = cluster(centres["8p"], 2, 0.2, 9)
+    monkeypatch.setattr(memory_module, "crop_embeddings", lambda classifier, rgb, boxes: near[: len(boxes)])
+    memory = TileMemory("cls.onnx")
+    memory.add("张家", cluster(centres["8p"], 1, 0.2, 1), ["9m"])
+    assert [r.tile for r in memory.recall("张家", near)] == ["9m", "9m"]
+    faint = Detection((0.0, 0.0, 10.0, 10.0), "8m", 0.9, (("8m", 0.95), ("8s", 0.004), ("9m", 0.003)))
+    likely = Detection((20.0, 0.0, 30.0, 10.0), "8m", 0.6, (("8m", 0.7), ("9m", 0.25), ("7m", 0.02)))
+    read = memory_module.apply_memory([faint, likely], np.zeros((10, 30, 3), np.uint8), None, memory, "张家")
+    assert [d.tile for d in read] == ["8m", "9m"]
