@@ -216,3 +216,19 @@ def test_only_the_boxes_asked_about_are_grown() -> None:
     name = namer({(130, 20): (("4p", 0.85), ("2p", 0.1))})
     assert grown_tiles(RGB, dets, name, among=[0, 1, 2, 4, 5]) == dets and name.asked == []
     assert [d.tile for d in grown_tiles(RGB, dets, name, among=[3])] == ["1m", "2m", "3m", "4p", "5s", "6s"]
+
+
+def test_a_claimed_tile_boxed_twice_each_box_named_as_it_is_read_as_one_tile() -> None:
+    """A 吃's sideways 6條 boxed as two overlapping pieces, each named 六條 (composed tuning photo s0_tuning_one_row_048,
+    2026-12-05): one tile lying down, not two; two standing tiles whose boxes barely touch stay two."""
+    row = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m"))]
+    x, y = 10 + 3 * TW, 20 + TH - TW
+    pieces = [tile(x, "6s", y=y, w=32, h=TW, p=0.3), tile(x + 22, "6s", y=y, w=32, h=TW, p=0.3)]
+    after = [tile(x + TH + k * TW, c) for k, c in enumerate(("7s", "8s"))]
+    weak = np.array([[x - 2, y - 2, x + TH + 2, y + TW + 2]])
+    out = whole_tiles(RGB, [*row, *pieces, *after], weak, np.array([0.1]), namer({(round(x), round(y)): (("6s", 0.9),)}))
+    assert sorted(d.tile for d in out) == ["1m", "2m", "3m", "6s", "7s", "8s"]
+    assert next(d for d in out if d.tile == "6s").box == (x, y, x + TH, y + TW)
+    touching = [tile(x, "6s", y=y, w=27, h=TW), tile(x + 27, "6s", y=y, w=27, h=TW)]  # overlapping by nothing
+    dets = [*row, *touching, *after]
+    assert whole_tiles(RGB, dets, weak, np.array([0.1]), namer({(round(x), round(y)): (("6s", 0.9),)})) == dets

@@ -106,15 +106,21 @@ LYING = 1.2
 LYING_HEIGHT = 0.85
 
 
+#: Two boxes side by side overlapping along the row by this share of the narrower one, their union lying sideways, are one
+#: claimed tile boxed twice, each box named as the whole tile (two tiles side by side overlap by a loose box's edge).
+ONE_TILE_TWICE = 0.15
+
+
 def _lying(u: Sequence[float], near_height: float) -> bool:
     """The box `u` is a tile lying sideways: wider than tall by `LYING`, lower than the tiles near it (`LYING_HEIGHT`)."""
     return u[2] - u[0] >= LYING * (u[3] - u[1]) and u[3] - u[1] <= LYING_HEIGHT * near_height
 
 
-def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarray) -> list[tuple[Box, tuple[int, int]]]:
+def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarray) -> list[tuple[Box, tuple[int, int], bool]]:
     """Pairs of named boxes that look like two halves of one tile: each small against the tiles nearest to
     them, abutting, their union a tile's size, and the detector's own weaker box over that union (IoU ≥
-    `WHOLE_IOU`); (union box, the pair)."""
+    `WHOLE_IOU`); (union box, the pair, whether the two overlap along the row by `ONE_TILE_TWICE` and their union
+    lies sideways: one claimed tile boxed twice)."""
     areas = [area(d.box) for d in named]
     centres = np.array([[(d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2] for d in named])
     weak = [tuple(float(v) for v in b) for b, s in zip(boxes, scores) if s >= WHOLE_FLOOR]
@@ -132,12 +138,14 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
                 continue
             above = _one_above_the_other(a, b)
             half = HALF_AREA_ABOVE if above else HALF_AREA
-            photo_wide = above or _lying(u, median(named[k].box[3] - named[k].box[1] for k in near))
+            lying = _lying(u, median(named[k].box[3] - named[k].box[1] for k in near))
+            photo_wide = above or lying
             if not any(max(areas[i], areas[j]) <= half * usual and UNION_AREA[0] * usual <= area(u) <= UNION_AREA[1] * usual
                        for usual in ((median(others), photo_usual) if photo_wide else (median(others),))):
                 continue
             if weak and float(iou_matrix(np.array([u]), np.array(weak)).max()) >= WHOLE_IOU:
-                out.append((u, (i, j)))
+                shared = min(a[2], b[2]) - max(a[0], b[0])
+                out.append((u, (i, j), lying and not above and shared >= ONE_TILE_TWICE * min(a[2] - a[0], b[2] - b[0])))
     return out
 
 
@@ -150,13 +158,13 @@ def whole_tiles(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, scor
     found = halved_tiles(named, boxes, scores)
     if not found:
         return named
-    tops = name(rgb, [u for u, _ in found])
+    tops = name(rgb, [u for u, _, _ in found])
     taken: set[int] = set()
     wholes: list[Detection] = []
-    for (whole, pair), top in sorted(zip(found, tops), key=lambda x: -(x[1][0][1] if x[1] else 0.0)):
+    for (whole, pair, twice), top in sorted(zip(found, tops), key=lambda x: -(x[1][0][1] if x[1] else 0.0)):
         if not top or top[0][0] in NOT_A_TILE or top[0][1] < WHOLE_SURE or taken & set(pair):
             continue
-        if all(named[i].tile == top[0][0] for i in pair):
+        if not twice and all(named[i].tile == top[0][0] for i in pair):
             continue  # named as each half: two tiles side by side after all
         if any(box_iou(whole, w.box) >= 0.5 for w in wholes):
             continue  # the same tile again, from another pair of its pieces
