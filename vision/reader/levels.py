@@ -32,6 +32,7 @@ from vision.reader.detector import box_floor, drop_covered
 from vision.reader.gaps import FAINT_FLOOR, faint_tiles, first_look_namer, gap_tiles
 from vision.reader.halves import grown_tiles, whole_tiles
 from vision.reader.lone import lone_tiles
+from vision.reader.short_ends import reach_the_face
 from vision.reader.stacked import FaceAbove
 
 #: Weak boxes named at most on the second look (surest box scores first).
@@ -102,6 +103,7 @@ class DetectionLevels:
             if hasattr(self.detector.classifier, "classify_top"):  # a tile boxed as two halves, read whole
                 named = whole_tiles(self.rgb, named, self._boxes, self._scores, self.detector.classifier.classify_top)
                 named = grown_tiles(self.rgb, named, self.detector.classifier.classify_top)
+            named = reach_the_face(self.rgb, named)  # a claimed tile boxed short of its length
             named = self._face_above(named)  # a kong's fourth tile stacked on its middle one
             self._first = (conf, named)
         first_conf, named = self._first

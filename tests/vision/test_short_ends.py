@@ -1,0 +1,66 @@
+"""`vision.reader.short_ends`: a box ending short of its tile along the row is grown over the face it left out."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.reader.detection import Detection
+from vision.reader.short_ends import face_share, gaps_between, reach_the_face
+
+CLOTH, FACE, ORANGE = (40, 110, 60), (235, 230, 215), (210, 140, 60)
+TW, TH = 40, 54
+Y = 120
+
+
+def box(x1: float, y1: float, x2: float, y2: float, code: str) -> Detection:
+    return Detection((float(x1), float(y1), float(x2), float(y2)), code, 0.8, ((code, 0.9),))
+
+
+def table() -> tuple[np.ndarray, list[Detection]]:
+    """Green cloth; 1m 2m 3m standing side by side, a true gap of 0.4 tile, then a 吃 4s 5s 6s whose 5s lies sideways
+    (a tile's height long, its width high, bottom in line), boxed by the detector with a standing tile's shape: short
+    of its right end, so that the 5s box and the 6s box seem 0.6 of a tile apart."""
+    rgb = np.zeros((240, 420, 3), np.uint8)
+    rgb[:] = CLOTH
+    dets = []
+    for x, code in ((20, "1m"), (62, "2m"), (104, "3m"), (160, "4s"), (258, "6s")):
+        rgb[Y : Y + TH, x : x + TW] = FACE
+        dets.append(box(x, Y, x + TW, Y + TH, code))
+    rgb[Y + TH - TW : Y + TH, 202 : 202 + TH] = FACE  # the claimed 5s, lying
+    dets.insert(4, box(202, Y + 8, 234, Y + TH, "5s"))  # boxed short: 32 long, 46 high
+    return rgb, dets
+
+
+def test_a_claimed_tile_boxed_short_is_grown_over_its_face_to_the_next_tile() -> None:
+    rgb, dets = table()
+    assert [(dets[i].tile, dets[j].tile) for i, j in gaps_between(dets)] == [("3m", "4s"), ("5s", "6s")]
+    assert face_share(rgb, dets[4], dets[5]) > 0.9 and face_share(rgb, dets[2], dets[3]) == 0.0
+    out = reach_the_face(rgb, dets)
+    assert out[4].box == (202.0, Y + 8.0, 258.0, float(Y + TH)) and out[4].tile == "5s"  # the lower box, to the 6s
+    assert [d for k, d in enumerate(out) if k != 4] == [d for k, d in enumerate(dets) if k != 4]  # the true gap stays
+
+
+def test_a_gap_showing_something_else_than_the_cloth_is_no_face() -> None:
+    """An orange thing lies behind the row at its true gap and below it: nearer the tiles' ivory than the green cloth
+    is, but it is what lies below the gap, not a tile's face."""
+    rgb, dets = table()
+    rgb[Y + 10 :, 146:158] = ORANGE
+    assert face_share(rgb, dets[2], dets[3]) == 0.0
+    assert reach_the_face(rgb, dets)[:4] == dets[:4]
+
+
+def test_tiles_as_high_as_each_other_are_not_grown_however_their_gap_looks() -> None:
+    """Two standing tiles touching, boxed tight: the face between them belongs to either; neither is grown."""
+    rgb, dets = table()
+    rgb[Y : Y + TH, 60:62] = FACE
+    tight = [box(20, Y, 52, Y + TH, "1m"), box(70, Y, 102, Y + TH, "2m"), *dets[2:]]
+    assert face_share(rgb, tight[0], tight[1]) > 0.9
+    assert reach_the_face(rgb, tight)[:2] == tight[:2]
+
+
+def test_a_gap_as_wide_as_a_tile_is_left_to_the_gap_filling() -> None:
+    """Face a whole tile wide between two boxes is a tile the detector missed (`gaps.gap_tiles`), not a short box."""
+    rgb, dets = table()
+    missed = [d for d in dets if d.tile != "2m"]
+    assert (0, 1) not in gaps_between(missed)
+    assert reach_the_face(rgb, missed)[0] == missed[0]
