@@ -232,3 +232,14 @@ def test_a_claimed_tile_boxed_twice_each_box_named_as_it_is_read_as_one_tile() -
     touching = [tile(x, "6s", y=y, w=27, h=TW), tile(x + 27, "6s", y=y, w=27, h=TW)]  # overlapping by nothing
     dets = [*row, *touching, *after]
     assert whole_tiles(RGB, dets, weak, np.array([0.1]), namer({(round(x), round(y)): (("6s", 0.9),)})) == dets
+
+
+def test_a_standing_tile_boxed_twice_overlapping_is_one_tile() -> None:
+    """A standing 4條 boxed as two narrow boxes overlapping by a third, each named 四條 (composed tuning photo
+    s47_tuning_two_rows_077, 2026-12-05): one tile, and the hand is not a tile too long."""
+    x = 10 + 3 * TW
+    pair = [tile(x, "4s", w=26, p=0.4), tile(x + 14, "4s", w=26, p=0.5)]
+    dets = [*(tile(10 + i * TW, c) for i, c in enumerate(("2s", "3s", "3s"))), *pair, tile(x + TW, "6m")]
+    weak = np.array([[x - 2, 18, x + TW + 2, 20 + TH + 2]])
+    out = whole_tiles(RGB, dets, weak, np.array([0.1]), namer({(round(x), 20): (("4s", 0.8),)}))
+    assert [d.tile for d in sorted(out, key=lambda d: d.box[0])] == ["2s", "3s", "3s", "4s", "6m"]
