@@ -20,8 +20,8 @@ may be narrow ones of the next row): 1 037 → 1 039, none lost.
 A tile boxed twice side by side, each box named as the whole tile (often a claimed tile lying sideways, boxed as its two
 ends), is read whole too when the two boxes overlap along the row by `ONE_TILE_TWICE` of the narrower one (two tiles
 side by side overlap by a loose box's edge at most). Before, two boxes named alike were always taken for two tiles, and
-the layout set one aside and read a gap inside the meld: on the 570 composed tuning photos of seeds 47, 0 and 8, 528 →
-533 rounds right with `short_ends` (2026-12-05, tenth session), none lost.
+the layout set one aside and read a gap inside the meld: on the 570 composed tuning photos of seeds 47, 0 and 8, 529 →
+533 rounds right (2026-12-05, tenth session, `short_ends` already in), none lost.
 
 Sometimes only one half is boxed, surely, and the other half not at all: a box as wide as its neighbours but
 about half as high, named 2筒, or, for a tile lying sideways in a meld, as high as they are wide but half a

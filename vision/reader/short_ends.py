@@ -127,5 +127,4 @@ def reach_the_face(rgb: np.ndarray, dets: list[Detection]) -> list[Detection]:
             out[i] = replace(a, box=(a.box[0], a.box[1], b.box[0], a.box[3]))
         elif b.height <= LOWER * a.height:
             out[j] = replace(b, box=(a.box[2], b.box[1], b.box[2], b.box[3]))
-
     return out
