@@ -82,6 +82,16 @@ def test_melds_at_the_left_end_of_the_row() -> None:
     assert melds(a) == [("chi", "345m"), ("peng", "777z")]
 
 
+def test_a_run_at_the_left_of_the_hand_is_no_meld_when_the_melds_lie_at_the_right() -> None:
+    """The hand 789p | 56s11z set a little apart, the winning 7s, then a 吃 789p and a 吃 789s: reading the first 789p
+    as a meld at the left end as well reads a legal round too, but players push their melds to one side (composed
+    tuning photo s8_tuning_one_row_057, 2026-12-05)."""
+    a = assign(lay([[["6m"]], [["7p", "8p", "9p"], ["5s", "6s", "1z", "1z"], ["+0.5"], ["7s"], ["+0.5"],
+                               ["7p", "8p", "9p"], ["+0.5"], ["7s", "8s>", "9s"]]], gap=0.35))
+    assert (sorted(a.hand), a.win_tile, a.indicator) == (sorted(["7p", "8p", "9p", "5s", "6s", "1z", "1z"]), "7s", "6m")
+    assert sorted(melds(a)) == [("chi", "789p"), ("chi", "789s")]
+
+
 def test_a_kong_with_its_fourth_tile_sideways_in_one_row() -> None:
     hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
     a = assign(lay([[["3z"]], [hand, ["1z"], ["5s", "5s", "5s>", "5s"]]]))

@@ -46,6 +46,7 @@ COSTS = {
     "no_win_apart": 2.5,       # no lone winning tile after the hand
     "meld_in_hand_row": 0.2,   # a meld pushed down in the hand row (推倒)
     "melds_left": 0.3,         # … at the left end of it
+    "melds_both_ends": 1.0,    # … at both ends of it at once (players push their melds to one side)
     "indicator_in_row": 0.8,   # the indicator alone at an end of the hand row
     "kong_apart": 0.3,         # a kong's fourth tile set slightly apart, or stacked
     "kong_tile_missed": 1.5,   # a 暗杠 of which only three tiles were found
@@ -340,6 +341,7 @@ def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Un
             cost += COSTS["melds_left"] + sum(_meld_cost(m, _meld_type(m) or "three") for m in cut)
         else:
             return None
+    left = len(roles)
     for k, u in enumerate(after):
         if u.lone and k == len(after) - 1:
             roles.append((u, "lone"))
@@ -352,6 +354,8 @@ def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Un
             cost += sum(_meld_cost(m, _meld_type(m) or "three") for m in cut)
         else:
             return None
+    if any(role == "meld" for _, role in roles[:left]) and any(role == "meld" for _, role in roles[left:]):
+        cost += COSTS["melds_both_ends"]
     return roles, cost
 
 
