@@ -92,6 +92,16 @@ def test_a_run_at_the_left_of_the_hand_is_no_meld_when_the_melds_lie_at_the_righ
     assert sorted(melds(a)) == [("chi", "789p"), ("chi", "789s")]
 
 
+def test_a_run_at_the_left_of_the_hand_row_is_no_meld_when_the_melds_lie_in_another_row() -> None:
+    """The photo guide's two rows: the hand 234s | 3334555z set a little apart and the winning 4z, the melds' row below
+    holding a 碰 777z. Reading 234s as a 吃 laid at the left of the hand row reads a legal round too, but melds lie in
+    one place (composed tuning photo s47_tuning_two_rows_058, 2026-12-05)."""
+    hand = ["2s", "3s", "4s", "3z", "3z", "3z", "4z", "5z", "5z", "5z"]
+    a = assign(lay([[["2z"]], [hand[:3], hand[3:], ["+0.5"], ["4z"]], [["7z", "7z", "7z"]]], gap=0.35))
+    assert (sorted(a.hand), a.win_tile) == (sorted(hand), "4z")
+    assert melds(a) == [("peng", "777z")]
+
+
 def test_a_kong_with_its_fourth_tile_sideways_in_one_row() -> None:
     hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
     a = assign(lay([[["3z"]], [hand, ["1z"], ["5s", "5s", "5s>", "5s"]]]))

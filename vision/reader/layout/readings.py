@@ -46,7 +46,7 @@ COSTS = {
     "no_win_apart": 2.5,       # no lone winning tile after the hand
     "meld_in_hand_row": 0.2,   # a meld pushed down in the hand row (推倒)
     "melds_left": 0.3,         # … at the left end of it
-    "melds_both_ends": 1.0,    # … at both ends of it at once (players push their melds to one side)
+    "melds_apart": 1.0,        # melds laid in two places: both ends of the hand row, or it and another row
     "indicator_in_row": 0.8,   # the indicator alone at an end of the hand row
     "kong_apart": 0.3,         # a kong's fourth tile set slightly apart, or stacked
     "kong_tile_missed": 1.5,   # a 暗杠 of which only three tiles were found
@@ -289,8 +289,10 @@ def plans(rows_units: Sequence[Sequence[list[Unit]]], hand_row: int | None, give
             rests = [rest for others in itertools.islice(itertools.product(*other_rows), MAX_OTHER_VARIANTS)
                      if (rest := _other_rows(others)) is not None]
             for roles, cost in _hand_row_readings(units):
+                in_row = any(role == "meld" for _, role in roles)
                 for other_roles, other_cost in rests:
-                    yield from _with_indicator([*roles, *other_roles], base + cost + other_cost, given)
+                    apart = COSTS["melds_apart"] if in_row and any(role == "meld" for _, role in other_roles) else 0.0
+                    yield from _with_indicator([*roles, *other_roles], base + cost + other_cost + apart, given)
 
 
 def _variant_cost(units: Sequence[Unit]) -> float:
@@ -355,7 +357,7 @@ def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Un
         else:
             return None
     if any(role == "meld" for _, role in roles[:left]) and any(role == "meld" for _, role in roles[left:]):
-        cost += COSTS["melds_both_ends"]
+        cost += COSTS["melds_apart"]
     return roles, cost
 
 
