@@ -144,8 +144,7 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
                 continue
             above = _one_above_the_other(a, b)
             half = HALF_AREA_ABOVE if above else HALF_AREA
-            lying = _lying(u, median(named[k].box[3] - named[k].box[1] for k in near))
-            photo_wide = above or lying
+            photo_wide = above or _lying(u, median(named[k].box[3] - named[k].box[1] for k in near))
             if not any(max(areas[i], areas[j]) <= half * usual and UNION_AREA[0] * usual <= area(u) <= UNION_AREA[1] * usual
                        for usual in ((median(others), photo_usual) if photo_wide else (median(others),))):
                 continue

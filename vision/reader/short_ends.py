@@ -28,9 +28,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.reader.classifier import NO_TILE
 from vision.reader.detection import Detection
-from vision.reader.layout.geometry import BACK
+from vision.reader.lone import is_face, lab_in
 
 #: A gap is looked at when it is at least this share of a tile's width (narrower: boxes a little tight) …
 MIN_GAP = 0.15
@@ -54,10 +53,6 @@ CLOTH_CONTRAST = 20.0
 LOWER = 0.95
 
 
-def _is_face(d: Detection) -> bool:
-    return d.tile not in (BACK, NO_TILE, "")
-
-
 def _right_neighbour(d: Detection, dets: Sequence[Detection]) -> Detection | None:
     """The box nearest to `d`'s right in its row (its left end past `d`'s middle), else None."""
     best = None
@@ -75,10 +70,10 @@ def gaps_between(dets: Sequence[Detection]) -> list[tuple[int, int]]:
     index = {id(d): k for k, d in enumerate(dets)}
     out = []
     for i, d in enumerate(dets):
-        if not _is_face(d):
+        if not is_face(d):
             continue
         r = _right_neighbour(d, dets)
-        if r is None or not _is_face(r):
+        if r is None or not is_face(r):
             continue
         tile = float(np.median([min(d.width, d.height), min(r.width, r.height)]))
         if MIN_GAP * tile <= r.box[0] - d.box[2] <= MAX_GAP * tile:
@@ -87,15 +82,8 @@ def gaps_between(dets: Sequence[Detection]) -> list[tuple[int, int]]:
 
 
 def _lab(rgb: np.ndarray, box: Sequence[float]) -> np.ndarray:
-    """The Lab colours (float, one row a pixel) of `box`'s pixels (clipped to the photo; none when it is empty)."""
-    import cv2
-
-    height, width = rgb.shape[:2]
-    xs, xe = int(np.clip(np.ceil(box[0]), 0, width)), int(np.clip(np.floor(box[2]), 0, width))
-    ys, ye = int(np.clip(np.ceil(box[1]), 0, height)), int(np.clip(np.floor(box[3]), 0, height))
-    if xe <= xs or ye <= ys:
-        return np.zeros((0, 3), np.float32)
-    return cv2.cvtColor(np.ascontiguousarray(rgb[ys:ye, xs:xe]), cv2.COLOR_RGB2LAB).astype(np.float32).reshape(-1, 3)
+    """`lone.lab_in` of the whole pixels inside `box`."""
+    return lab_in(rgb, (np.ceil(box[0]), np.ceil(box[1]), np.floor(box[2]), np.floor(box[3])))
 
 
 def face_share(rgb: np.ndarray, a: Detection, b: Detection) -> float:
@@ -106,8 +94,8 @@ def face_share(rgb: np.ndarray, a: Detection, b: Detection) -> float:
     inset = INSET * (bottom - top)
     band = (top + inset, bottom - inset)
     gap = _lab(rgb, (a.box[2], band[0], b.box[0], band[1]))
-    inside = np.concatenate([_lab(rgb, (d.box[0] + FACE_INSET * d.width, band[0], d.box[2] - FACE_INSET * d.width, band[1]))
-                             for d in (a, b)])
+    inside = np.concatenate([_lab(rgb, (d.box[0] + FACE_INSET * d.width, band[0], d.box[2] - FACE_INSET * d.width,
+                                        band[1])) for d in (a, b)])
     if not len(gap) or not len(inside):
         return 0.0
     face = np.median(inside[inside[:, 0] >= np.median(inside[:, 0])], axis=0)

@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.reader.detection import Detection
 from vision.reader.gaps import covered_share
-from vision.reader.lone import face_and_cloth, lab_at, nearer_face
+from vision.reader.lone import face_and_cloth, lab_at, lab_in, nearer_face
 
 #: The band looked at, from this share of the neighbours' height above their mean top down to this share above it.
 BAND = (0.3, 0.05)
@@ -66,18 +66,10 @@ def face_above_row(rgb: np.ndarray, colours: tuple[np.ndarray, np.ndarray], dets
     """For each of `dets`, how much more of the band above its row is tile face than over its neighbours (0 but for the
     middle of three alike, `alike_triples`, given as `triples` when already found); `colours`: the face's and the
     cloth's in Lab (`lone.face_and_cloth`). Only the bands' pixels are looked at, at the photo's own size."""
-    import cv2
-
-    height, width = rgb.shape[:2]
 
     def share(d: Detection, top: float, bottom: float) -> float:
-        x1, x2 = d.box[0] + INSET * d.width, d.box[2] - INSET * d.width
-        ys, ye = int(np.clip(top, 0, height)), int(np.clip(bottom, 0, height))
-        xs, xe = int(np.clip(x1, 0, width)), int(np.clip(x2, 0, width))
-        if ye <= ys or xe <= xs:
-            return 0.0
-        lab = cv2.cvtColor(np.ascontiguousarray(rgb[ys:ye, xs:xe]), cv2.COLOR_RGB2LAB).astype(np.float32)
-        return float(nearer_face(lab, *colours).mean())
+        lab = lab_in(rgb, (d.box[0] + INSET * d.width, top, d.box[2] - INSET * d.width, bottom))
+        return float(nearer_face(lab, *colours).mean()) if len(lab) else 0.0
 
     out = [0.0] * len(dets)
     for i, left, right in alike_triples(dets) if triples is None else triples:
