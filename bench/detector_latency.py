@@ -27,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 #: The steps of one `vision.detect` that `--stages` times, in order.
 STAGES = ("decode", "letterbox", "detector run", "boxes (decode, NMS)", "crops", "classifier first look",
-          "second look crops", "second look run", "third look crops", "third look run", "confidence, covered boxes")
+          "second look crops", "second look run", "third look crops", "third look run", "confidence, covered boxes",
+          "a part's whole box")
 
 
 def stage_times(detector: Any, photo: Path) -> dict[str, float]:
@@ -52,9 +53,11 @@ def stage_times(detector: Any, photo: Path) -> dict[str, float]:
     mark()
     output = detector.session.run(None, {detector.input_name: blob})[0]
     mark()
-    boxes, scores, _ = det.decode_yolo_output(output, det.box_floor(det.CONF_THRESHOLD), len(detector.names), agnostic_score=True)
+    floor = det.box_floor(det.CONF_THRESHOLD)
+    boxes, scores, _ = det.decode_yolo_output(output, min(floor, det.PART_FLOOR), len(detector.names), agnostic_score=True)
     keep = nms(boxes, scores, det.IOU_THRESHOLD, det.MAX_DETECTIONS)
-    mapped, scores = image.boxes_to_image(boxes[keep], geo), scores[keep]
+    all_boxes, all_scores = image.boxes_to_image(boxes[keep], geo), scores[keep]
+    mapped, scores = all_boxes[all_scores >= floor], all_scores[all_scores >= floor]
     good = [tuple(float(v) for v in b) for b in mapped if b[2] > b[0] and b[3] > b[1]]
     mark()
     reader = detector.classifier
@@ -80,7 +83,11 @@ def stage_times(detector: Any, photo: Path) -> dict[str, float]:
     if tilted:
         reader(np.concatenate(tilted))
     mark()
-    det.drop_covered([det.Detection(b, "1m", det.tile_confidence(float(s), 1.0)) for b, s in zip(good, scores)])
+    names = [reader.names[int(k)] for k in probs.argmax(axis=1)]
+    named = det.drop_covered([det.Detection(b, c, det.tile_confidence(float(s), float(p.max())), ((c, float(p.max())),))
+                              for b, s, c, p in zip(good, scores, names, probs)])
+    mark()
+    det.whole_over_part(rgb, named, all_boxes, all_scores, reader.classify_top, det.CONF_THRESHOLD)
     mark()
     out = {name: (b - a) * 1000 for name, a, b in zip(STAGES, marks, marks[1:])}
     out["total"] = (marks[-1] - marks[0]) * 1000

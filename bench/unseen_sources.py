@@ -56,13 +56,12 @@ def read_ways(det: Any, rgb: Any, gaps: bool) -> dict[str, list[Any]]:
     weaker boxes lie under it, so the boxes over a higher floor are those a pass at that floor finds."""
     if det.classifier is None:  # a single-stage model names its boxes itself: no gaps
         return {PLAIN: det(rgb, conf=LOWEST)}
-    from vision.reader.detector import box_floor
+    from vision.reader.detector import PART_FLOOR, box_floor
     from vision.reader.gaps import FAINT_FLOOR, faint_tiles, first_look_namer, gap_tiles
     from vision.reader.layout import WEAK_FLOOR
 
-    boxes, scores, _ = det.find_boxes(rgb, min(box_floor(LOWEST), FAINT_FLOOR) if gaps else box_floor(LOWEST))
-    named = scores >= box_floor(LOWEST)
-    dets = [d for d in det._classify(rgb, boxes[named], scores[named]) if d.conf >= LOWEST]
+    boxes, scores, _ = det.find_boxes(rgb, min(box_floor(LOWEST), FAINT_FLOOR if gaps else PART_FLOOR))
+    dets = [d for d in det.name_boxes(rgb, boxes, scores, LOWEST) if d.conf >= LOWEST]
     if not gaps:
         return {PLAIN: dets}
     sure = [d for d in dets if d.conf >= CONF]

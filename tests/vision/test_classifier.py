@@ -226,6 +226,56 @@ def test_an_unsure_crop_gets_a_second_look_from_four_views(monkeypatch) -> None:
     assert np.array_equal(wide_turned, wide[::-1, ::-1])
 
 
+def test_the_first_look_alone_reads_each_crop_once_however_unsure(monkeypatch) -> None:  # noqa: ANN001
+    from vision.reader import classifier as C
+
+    calls: list[int] = []
+
+    def reading(crops: np.ndarray) -> np.ndarray:
+        calls.append(len(crops))
+        p = np.full((len(crops), len(CLASSIFIER_NAMES)), 1e-4)
+        p[:, CLASSIFIER_NAMES.index("5p")], p[:, CLASSIFIER_NAMES.index("6p")] = 0.5, 0.45
+        return p
+
+    monkeypatch.setattr(C.TileClassifier, "__call__", lambda self, crops: reading(crops))
+    clf = C.TileClassifier.__new__(C.TileClassifier)
+    clf.names = CLASSIFIER_NAMES
+    tops = clf.first_look_top(np.zeros((100, 200, 3), np.uint8), [(20, 20, 60, 76), (120, 20, 160, 76)])
+    assert calls == [2]  # no second look at the unsure crops
+    assert [t[:2] for t in tops] == [(("5p", 0.5), ("6p", 0.45))] * 2
+    assert clf.first_look_top(np.zeros((10, 10, 3), np.uint8), []) == []
+
+
+def test_detect_reads_a_tile_boxed_by_a_part_of_it_by_the_weaker_box_round_it(monkeypatch) -> None:  # noqa: ANN001
+    """A 四筒 boxed surely round two of its circles (named 二筒), the detector's own box round the whole tile scored
+    0.1 (under the threshold's floor, never named on its own): `vision.detect` gives the 四筒."""
+    det = TileDetector(DEFAULT_MODEL)
+    boxes = np.array([[0, 0, 40, 54], [60, 0, 100, 28], [56, -2, 104, 54]], float)
+    scores = np.array([0.9, 0.8, 0.1])
+
+    def find(rgb, conf, *a, **k):  # noqa: ANN001, ANN002, ANN003, ANN202
+        keep = scores >= conf
+        return boxes[keep], scores[keep], np.zeros(int(keep.sum()), int)
+
+    class Reader:
+        names = CLASSIFIER_NAMES
+        asked: list[tuple[float, ...]] = []
+
+        def classify_top(self, rgb, bxs, needed=None):  # noqa: ANN001, ANN201
+            return [(("1m", 0.95),) if b[0] == 0 else (("2p", 0.9), ("4p", 0.02)) for b in bxs]
+
+        def first_look_top(self, rgb, bxs):  # noqa: ANN001, ANN201
+            self.asked.extend(bxs)
+            return [(("4p", 0.88), ("2p", 0.05)) for _ in bxs]
+
+    monkeypatch.setattr(det, "find_boxes", find)
+    det.classifier = Reader()  # type: ignore[assignment]
+    out = det(np.zeros((60, 120, 3), np.uint8))
+    assert [d.tile for d in out] == ["1m", "4p"]
+    assert out[1].box == (56.0, -2.0, 104.0, 54.0) and out[1].conf >= 0.25
+    assert Reader.asked == [(56.0, -2.0, 104.0, 54.0)]  # only the box round the 二筒 is looked at again
+
+
 def _find_only_model(path) -> None:  # noqa: ANN001
     """A stand-in single-class ('item') detector ONNX that always finds one box at (8..24, 6..26)."""
     import onnx

@@ -9,7 +9,7 @@ import numpy as np
 from vision.reader.boxes import box_iou
 from vision.reader.classifier import CLASSIFIER_NAMES, NO_TILE
 from vision.reader.detection import Detection
-from vision.reader.detector import tile_confidence
+from vision.reader.detector import box_floor, tile_confidence
 from vision.reader.gaps import GAP_BOX_SCORE, Proposal, gap_tiles, named_gap, proposals
 from vision.reader.layout import WEAK_FLOOR, read_layout
 from vision.reader.levels import DetectionLevels
@@ -98,6 +98,11 @@ class Detector:
         """`find_boxes`, no box's top doubted (as `TileDetector.find_boxes_and_doubt` gives them)."""
         boxes, scores, ids = self.find_boxes(rgb, conf)
         return boxes, scores, ids, np.zeros(len(scores))
+
+    def name_boxes(self, rgb: np.ndarray, boxes: np.ndarray, scores: np.ndarray, conf: float) -> list[Detection]:
+        """As `TileDetector.name_boxes`: the boxes whose score can reach `conf`, named (no tile boxed by a part here)."""
+        sure = scores >= box_floor(conf)
+        return self._classify(rgb, boxes[sure], scores[sure])
 
     def _classify(self, rgb: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> list[Detection]:
         by_box = {d.box: d for d in self.dets}

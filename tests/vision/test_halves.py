@@ -7,6 +7,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.reader.detection import Detection
+from vision.reader.detector import whole_over_part
 from vision.reader.halves import grown_tiles, whole_tiles
 
 TW, TH = 40.0, 54.0
@@ -243,3 +244,41 @@ def test_a_standing_tile_boxed_twice_overlapping_is_one_tile() -> None:
     weak = np.array([[x - 2, 18, x + TW + 2, 20 + TH + 2]])
     out = whole_tiles(RGB, dets, weak, np.array([0.1]), namer({(round(x), 20): (("4s", 0.8),)}))
     assert [d.tile for d in sorted(out, key=lambda d: d.box[0])] == ["2s", "3s", "3s", "4s", "6m"]
+
+
+def heap_with_a_4p_boxed_by_two_circles() -> tuple[list[Detection], np.ndarray, np.ndarray]:
+    """A 4筒 lying askew in a heap, boxed surely only round two of its circles (named 2筒), with its neighbours; the
+    detector's own weaker boxes: one round the whole 4筒, one over the 4筒 and its neighbour together."""
+    part = tile(100, "2p", y=40, w=36, h=30, p=0.84)
+    dets = [tile(20, "1m", y=40), part, tile(160, "5s", y=40)]
+    boxes = np.array([[96.0, 36.0, 146.0, 86.0],    # the whole 4筒 (2.3 times the part)
+                      [60.0, 36.0, 150.0, 96.0],    # the 4筒 and the 1m beside it: too large
+                      [100.0, 40.0, 126.0, 70.0]])  # the part itself
+    return dets, boxes, np.array([0.15, 0.05, 0.5])
+
+
+def test_a_tile_boxed_by_a_part_of_it_is_read_by_the_detectors_weaker_box_round_it() -> None:
+    dets, boxes, scores = heap_with_a_4p_boxed_by_two_circles()
+    name = namer({(96, 36): (("4p", 0.83), ("2p", 0.05))})
+    out = whole_over_part(RGB, dets, boxes, scores, name)
+    assert [d.tile for d in out] == ["1m", "4p", "5s"]
+    four = out[1]
+    assert four.box == (96.0, 36.0, 146.0, 86.0) and four.alternatives[0] == ("4p", 0.83)
+    assert (60.0, 36.0, 150.0, 96.0) not in name.asked and (100.0, 40.0, 126.0, 70.0) not in name.asked  # type: ignore[attr-defined]
+
+
+def test_a_part_stays_as_named_unless_the_box_round_it_is_surely_a_tile_with_more_circles() -> None:
+    dets, boxes, scores = heap_with_a_4p_boxed_by_two_circles()
+    # unsure; the part's own tile; fewer circles; another suit (the box reaching over a 四條 beside the 二筒); no tile
+    for answer in ((("4p", 0.6), ("2p", 0.3)), (("2p", 0.9),), (("1p", 0.9),), (("4s", 0.95),), (("4m", 0.95),),
+                   (("none", 0.95),), (("back", 0.9),)):
+        assert whole_over_part(RGB, dets, boxes, scores, namer({(96, 36): answer})) == dets
+    assert whole_over_part(RGB, dets, boxes, np.array([0.01, 0.05, 0.5]), namer({(96, 36): (("4p", 0.9),)})) == dets
+
+
+def test_a_box_round_a_part_that_lies_over_surer_tiles_is_not_taken() -> None:
+    dets, boxes, scores = heap_with_a_4p_boxed_by_two_circles()
+    surer = Detection((112.0, 56.0, 152.0, 96.0), "9m", 0.95, (("9m", 0.99),))  # under 0.41 of the box round the 2筒
+    dets = [*dets, surer]
+    out = whole_over_part(RGB, dets, boxes, scores, namer({(96, 36): (("4p", 0.9),)}))
+    assert sorted(d.tile for d in out) == ["1m", "2p", "5s", "9m"]

@@ -209,6 +209,17 @@ class TileClassifier:
         order = np.argsort(-probs[:, tiles], axis=1, kind="stable")[:, :k]
         return [tuple((self.names[tiles[j]], float(probs[n, tiles[j]])) for j in row) for n, row in enumerate(order)]
 
+    def first_look_top(self, rgb: np.ndarray, boxes: list[tuple[float, float, float, float]],
+                       k: int = TOP_CHOICES) -> list[tuple[tuple[str, float], ...]]:
+        """`classify_top` from the first look alone: no second or third look (where only a sure answer counts, and a
+        crop the first look is unsure of is not worth them)."""
+        if not boxes:
+            return []
+        probs = self(np.stack([crop_tile(rgb, b) for b in boxes]))
+        tiles = tile_columns(self.names)
+        order = np.argsort(-probs[:, tiles], axis=1, kind="stable")[:, :k]
+        return [tuple((self.names[tiles[j]], float(probs[n, tiles[j]])) for j in row) for n, row in enumerate(order)]
+
     def __call__(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities for N prepared crops."""
         return softmax(self.session.run(None, {self.input_name: to_blob(crops)})[0])

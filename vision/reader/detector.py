@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,12 @@ PILED_TOGETHER = 0.9
 PILED_UNDER = 0.4
 IOU_THRESHOLD = 0.5
 MAX_DETECTIONS = 300
+#: A box in the photo's pixels (x1, y1, x2, y2).
+Box = tuple[float, float, float, float]
+#: A box's likeliest tile classes with their probabilities, best first (empty: not named).
+Top = tuple[tuple[str, float], ...]
+#: The weakest box looked at as the whole tile round a named box that may box only a part of it (`whole_over_part`).
+PART_FLOOR = 0.02
 
 __all__ = ["DetectorError", "TileDetector", "detect", "nms", "decode_yolo_output", "get_detector"]
 
@@ -138,9 +145,9 @@ class TileDetector:
         max_det: int = MAX_DETECTIONS,
     ) -> list[Detection]:
         rgb = load_image(image)
-        if self.classifier is not None:  # boxes under `box_floor` cannot pass and are not classified
-            mapped, scores, _ = self.find_boxes(rgb, box_floor(conf), iou, max_det, agnostic_score=True)
-            return [d for d in self._classify(rgb, mapped, scores, conf) if d.conf >= conf]
+        if self.classifier is not None:  # boxes under `box_floor` cannot pass and are not named
+            mapped, scores, _ = self.find_boxes(rgb, min(box_floor(conf), PART_FLOOR), iou, max_det, agnostic_score=True)
+            return [d for d in self.name_boxes(rgb, mapped, scores, conf) if d.conf >= conf]
         mapped, scores, cls_ids = self.find_boxes(rgb, conf, iou, max_det, agnostic_score=False)
         dets = [
             Detection(tuple(float(v) for v in b), self.names[int(c)], float(s))  # type: ignore[arg-type]
@@ -165,6 +172,16 @@ class TileDetector:
         keep = nms(boxes, scores, iou, max_det)
         doubt = top_doubt(boxes[keep], scores[keep], boxes, scores, doubt_from)
         return boxes_to_image(boxes[keep], geo), scores[keep], cls_ids[keep], doubt
+
+    def name_boxes(self, rgb: np.ndarray, boxes: np.ndarray, scores: np.ndarray, conf: float = CONF_THRESHOLD) -> list[Detection]:
+        """The YOLO stage's `boxes` scoring at least `box_floor(conf)`, named (`_classify`); a tile the reader keeps (at
+        `CONF_THRESHOLD`, or `conf` when higher) boxed by a part of it is read by the weaker box round it among all
+        `boxes` (`whole_over_part`, boxes down to `PART_FLOOR`)."""
+        sure = scores >= box_floor(conf)
+        dets = self._classify(rgb, boxes[sure], scores[sure], conf)
+        if not hasattr(self.classifier, "first_look_top"):
+            return dets
+        return whole_over_part(rgb, dets, boxes, scores, self.classifier.first_look_top, max(conf, CONF_THRESHOLD))
 
     def _classify(self, rgb: np.ndarray, mapped: np.ndarray, box_scores: np.ndarray,
                   conf: float = 0.0) -> list[Detection]:
@@ -230,6 +247,75 @@ def piled_under(d: Detection, kept: list[Detection], inside: list[float]) -> boo
     over = [k for k, share in zip(kept, inside) if share > 0]
     return (sum(inside) <= PILED_TOGETHER and all(k.tile != d.tile for k in over)
             and all(covered_shares(k.box, [d.box])[0] <= PILED_UNDER for k in over))
+
+
+#: The detector's larger box round a named one (`whole_over_part`) scores at least `PART_FLOOR` (the whole tile's box
+#: is weak where a part of it is boxed surely), is this many times the named box's area (a part: 40–77 % of the tile) …
+PART_OF_AREA = (1.3, 2.6)
+#: … holds at least this share of it …
+PART_INSIDE = 0.85
+#: … and the classifier names it a tile the named one may be a part of at least this surely.
+PART_SURE = 0.8
+
+
+def more_of_the_same(part: str, whole: str) -> bool:
+    """A part of a 筒 or 條 tile's face shows fewer of its circles or sticks: `whole` is a tile of `part`'s suit
+    (筒 or 條) with more of them (二筒 ⊂ 四筒, 四筒 ⊂ 六筒)."""
+    return (len(part) == len(whole) == 2 and part[1] == whole[1] and part[1] in "ps"
+            and part[0].isdigit() and whole[0].isdigit() and int(whole[0]) > int(part[0]))
+
+
+def boxes_round(d: Detection, boxes: np.ndarray, scores: np.ndarray) -> list[Box]:
+    """The detector's boxes (`boxes`, `scores`: the YOLO stage's) that may be the whole tile `d` boxes a part of:
+    scoring at least `PART_FLOOR`, `PART_OF_AREA` times its area, holding `PART_INSIDE` of it."""
+    if not len(boxes):
+        return []
+    x1, y1, x2, y2 = d.box
+    own = (x2 - x1) * (y2 - y1)
+    sizes = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    shared = (np.clip(np.minimum(boxes[:, 2], x2) - np.maximum(boxes[:, 0], x1), 0, None)
+              * np.clip(np.minimum(boxes[:, 3], y2) - np.maximum(boxes[:, 1], y1), 0, None))
+    round_it = ((scores >= PART_FLOOR) & (sizes >= PART_OF_AREA[0] * own) & (sizes <= PART_OF_AREA[1] * own)
+                & (shared >= PART_INSIDE * own))
+    return [tuple(float(v) for v in b) for b in boxes[round_it]]  # type: ignore[misc]
+
+
+def _uncovered(d: Detection, others: list[Detection]) -> bool:
+    """`d` stays among `others` (`drop_covered`): no surer tiles cover it."""
+    return any(k is d for k in drop_covered([*others, d]))
+
+
+def whole_over_part(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, scores: np.ndarray,
+                    name: Callable[[np.ndarray, list[Box]], list[Top]], conf: float = 0.0) -> list[Detection]:
+    """`named` with each tile boxed by a part of it read whole (only those of confidence ≥ `conf` looked at): where the
+    detector's own larger, weaker box round a named box (`boxes_round`, among `boxes` and `scores`) is named by `name`
+    surely (`PART_SURE`) a tile the named one may be a part of (`more_of_the_same`), the surest such box that no surer
+    tiles cover (`drop_covered`) takes its place (a 四筒 boxed round two of its circles and read 二筒; the box round its
+    other two, now lying inside the whole tile, is dropped as covered). See `vision.reader.halves`."""
+    found = [(i, b) for i, d in enumerate(named) if d.conf >= conf and more_of_the_same(d.tile, f"9{d.tile[-1]}")
+             for b in boxes_round(d, boxes, scores)  # a 筒 or 條 tile with fewer than nine, that may be a part
+             if _uncovered(named_as_whole(d, b, (("", 1.0),)), [o for o in named if o is not d])]  # even named surely
+    if not found:
+        return named
+    out = list(named)
+    surest_first = sorted(zip(found, name(rgb, [b for _, b in found])), key=lambda x: -(x[1][0][1] if x[1] else 0.0))
+    for (i, box), top in surest_first:
+        if out[i] is not named[i] or not top or top[0][1] < PART_SURE or not more_of_the_same(named[i].tile, top[0][0]):
+            continue
+        whole = named_as_whole(named[i], box, top)
+        if _uncovered(whole, [d for k, d in enumerate(out) if k != i]):  # a box lying over surer tiles is no tile
+            out[i] = whole
+    return named if all(a is b for a, b in zip(out, named)) else sorted(drop_covered(out), key=lambda d: (d.cx, d.cy))
+
+
+def own_box_score(d: Detection) -> float:
+    """The detector's own score of `d`'s box (its `conf` mixes in the classifier's)."""
+    return min(box_score(d.conf, d.alternatives[0][1] if d.alternatives else 1.0), 1.0)
+
+
+def named_as_whole(d: Detection, box: Box, top: Top) -> Detection:
+    """`box` named `top`'s tile, keeping the box score the detector gave `d` (a part of it)."""
+    return Detection(box, top[0][0], tile_confidence(own_box_score(d), top[0][1]), top)
 
 
 def tile_confidence(box_score: float, class_prob: float) -> float:

@@ -32,7 +32,7 @@ import numpy as np
 from vision.reader.boxes import covered_shares
 from vision.reader.classifier import NO_TILE, crop_tile, tile_columns
 from vision.reader.detection import Detection
-from vision.reader.detector import tile_confidence
+from vision.reader.detector import Box, Top, tile_confidence
 from vision.reader.layout.geometry import BACK, Placed, measure_rows, quarter_turn, turned_a_quarter
 
 #: A gap between two standing neighbours at least this many tile widths wide may hold a missed tile …
@@ -73,10 +73,7 @@ ROUNDS = 2
 #: Proposals named at most per look at the rows (holes first, then row ends; `ROUNDS` looks a photo).
 MAX_PROPOSALS = 16
 
-Box = tuple[float, float, float, float]
-#: A box's likeliest tile classes with their probabilities, best first (empty: not named).
-Top = tuple[tuple[str, float], ...]
-#: (photo, boxes) → each box's `Top`.
+#: (photo, boxes) → each box's `Top` (`detector.Box`, `detector.Top`).
 Namer = Callable[[np.ndarray, list[Box]], list[Top]]
 
 

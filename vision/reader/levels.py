@@ -28,7 +28,7 @@ import numpy as np
 from vision.reader.blanks import counted_blanks
 from vision.reader.boxes import iou_matrix
 from vision.reader.detection import Detection
-from vision.reader.detector import box_floor, drop_covered
+from vision.reader.detector import box_floor, drop_covered, whole_over_part
 from vision.reader.gaps import FAINT_FLOOR, faint_tiles, first_look_namer, gap_tiles
 from vision.reader.halves import grown_tiles, whole_tiles
 from vision.reader.lone import lone_tiles
@@ -103,6 +103,9 @@ class DetectionLevels:
             if hasattr(self.detector.classifier, "classify_top"):  # a tile boxed as two halves, read whole
                 named = whole_tiles(self.rgb, named, self._boxes, self._scores, self.detector.classifier.classify_top)
                 named = grown_tiles(self.rgb, named, self.detector.classifier.classify_top)
+            if hasattr(self.detector.classifier, "first_look_top"):  # or by a part of it (as `TileDetector.name_boxes`)
+                named = whole_over_part(self.rgb, named, self._boxes, self._scores, self.detector.classifier.first_look_top,
+                                        conf)
             named = reach_the_face(self.rgb, named)  # a claimed tile boxed short of its length
             named = self._face_above(named)  # a kong's fourth tile stacked on its middle one
             self._first = (conf, named)
