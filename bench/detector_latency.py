@@ -87,7 +87,7 @@ def stage_times(detector: Any, photo: Path) -> dict[str, float]:
     named = det.drop_covered([det.Detection(b, c, det.tile_confidence(float(s), float(p.max())), ((c, float(p.max())),))
                               for b, s, c, p in zip(good, scores, names, probs)])
     mark()
-    det.whole_over_part(rgb, named, all_boxes, all_scores, reader.classify_top, det.CONF_THRESHOLD)
+    det.whole_over_part(rgb, named, all_boxes, all_scores, reader.first_look_top, det.CONF_THRESHOLD)
     mark()
     out = {name: (b - a) * 1000 for name, a, b in zip(STAGES, marks, marks[1:])}
     out["total"] = (marks[-1] - marks[0]) * 1000

@@ -206,8 +206,7 @@ class TileClassifier:
             if tilted:
                 again = self(np.concatenate(tilted)).reshape(len(tilted), len(still), -1)
                 probs[still] = (probs[still] * seen + again.sum(axis=0)) / (seen + len(tilted))
-        order = np.argsort(-probs[:, tiles], axis=1, kind="stable")[:, :k]
-        return [tuple((self.names[tiles[j]], float(probs[n, tiles[j]])) for j in row) for n, row in enumerate(order)]
+        return self._top_choices(probs, k)
 
     def first_look_top(self, rgb: np.ndarray, boxes: list[tuple[float, float, float, float]],
                        k: int = TOP_CHOICES) -> list[tuple[tuple[str, float], ...]]:
@@ -215,7 +214,10 @@ class TileClassifier:
         crop the first look is unsure of is not worth them)."""
         if not boxes:
             return []
-        probs = self(np.stack([crop_tile(rgb, b) for b in boxes]))
+        return self._top_choices(self(np.stack([crop_tile(rgb, b) for b in boxes])), k)
+
+    def _top_choices(self, probs: np.ndarray, k: int) -> list[tuple[tuple[str, float], ...]]:
+        """Each row of class probabilities' `k` likeliest tile classes (never `NO_TILE`), best first."""
         tiles = tile_columns(self.names)
         order = np.argsort(-probs[:, tiles], axis=1, kind="stable")[:, :k]
         return [tuple((self.names[tiles[j]], float(probs[n, tiles[j]])) for j in row) for n, row in enumerate(order)]

@@ -33,13 +33,14 @@ on CMD v4's `valid` photos it changes none.
 
 A tile lying askew in a heap is sometimes boxed surely round a part of its face alone (two of a 四筒's circles, read
 二筒), while the detector's own box round the whole tile scores low (0.08–0.15) and is never named.
-`detector.whole_over_part` names the detector's boxes round a 筒 or 條 tile the reader keeps (1.3–2.6 times its area, holding 85 % of it) and
-takes one the classifier names surely (0.8) as a tile of that suit with more circles or sticks (`more_of_the_same`),
-unless surer tiles cover it (`detector.drop_covered`). It runs in `TileDetector.name_boxes`, so `vision.detect` has
-it, and in the reader's first look after the rules above, which know the row. Found on the unseen phone shoot `IMG_27xx`
-(two 四筒 read 二筒); set on the 238 `valid` photos of seen shoots, where the boxes round a part named another tile
-at 0.82–0.89 were right (a 六筒 boxed round four of its circles and read 四筒) and those named at 0.52–0.67 wrong.
-Without the suit rule, a box reaching over a 四條 beside a 二筒 turned the 二筒 into 四條 on a composed tuning photo.
+`detector.whole_over_part` names the detector's boxes round a 筒 or 條 tile the reader keeps (1.3–2.6 times its area,
+holding 85 % of it) from the classifier's first look and takes one named surely (0.8) as a tile of that suit with more
+circles or sticks (`more_of_the_same`), unless surer tiles cover it (`detector.drop_covered`). It runs in
+`TileDetector.name_boxes`, so `vision.detect` has it, and in the reader's first look after the rules above, which know
+the row. Found on the unseen phone shoot `IMG_27xx` (two 四筒 read 二筒); set on the 238 `valid` photos of seen shoots,
+where the boxes round a part named another tile at 0.82–0.89 were right (a 六筒 boxed round four of its circles and
+read 四筒) and those named at 0.52–0.67 wrong. Without the suit rule, a box reaching over a 四條 beside a 二筒 turned
+the 二筒 into 四條 on a composed tuning photo.
 
 A lone tile off the rows (the indicator above, below or beside them) lines up with no row, and often lies nearer the
 camera than the hand: its half box is grown down and up, to its neighbours' height and to the height their shape gives
