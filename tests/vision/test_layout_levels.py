@@ -130,3 +130,32 @@ def test_a_faint_half_box_of_a_lone_indicator_is_read_whole_deeper_down() -> Non
     deeper = levels.at(0.05)
     assert sorted(d.tile for d in deeper) == ["1m", "2m", "3m", "4p"]
     assert next(d for d in deeper if d.tile == "4p").box == (40.0, 80.0, 70.0, 120.0)
+
+
+class _PartIndicator(_HalfIndicator):
+    """As `_HalfIndicator`, but the detector also drew its own still fainter box round the whole indicator (0.04), which
+    the classifier's first look names 四筒."""
+
+    class _Namer(_HalfIndicator._Namer):
+        def classify_top(self, rgb: np.ndarray, boxes: list[tuple[float, ...]], *_: object, **__: object) -> list[tuple]:
+            return [(("2p", 0.8),) for _ in boxes]  # grown by geometry alone, the indicator stays a 二筒
+
+        def first_look_top(self, rgb: np.ndarray, boxes: list[tuple[float, ...]]) -> list[tuple]:
+            self.asked.extend(tuple(b) for b in boxes)
+            return [(("4p", 0.9), ("2p", 0.05)) if tuple(b) == (38.0, 78.0, 72.0, 122.0) else (("2p", 0.8),) for b in boxes]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.classifier = self._Namer()
+        self.boxes = np.vstack([self.boxes, [[38, 78, 72, 122]]])
+        self.scores = np.append(self.scores, 0.04)
+
+
+def test_a_faint_box_round_part_of_a_lone_indicator_is_read_by_the_box_round_the_whole_tile_deeper_down() -> None:
+    stub = _PartIndicator()
+    levels = DetectionLevels(stub, photo(140), 0.03, fill_gaps=False)
+    assert [d.tile for d in levels.at(0.25)] == ["1m", "2m", "3m"]
+    deeper = levels.at(0.05)
+    assert sorted(d.tile for d in deeper) == ["1m", "2m", "3m", "4p"]
+    assert next(d for d in deeper if d.tile == "4p").box == (38.0, 78.0, 72.0, 122.0)
+    assert stub.classifier.asked == [(38.0, 78.0, 72.0, 122.0)]  # the sure tiles of the first look are not looked at again

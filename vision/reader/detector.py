@@ -286,13 +286,15 @@ def _uncovered(d: Detection, others: list[Detection]) -> bool:
 
 
 def whole_over_part(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, scores: np.ndarray,
-                    name: Callable[[np.ndarray, list[Box]], list[Top]], conf: float = 0.0) -> list[Detection]:
+                    name: Callable[[np.ndarray, list[Box]], list[Top]], conf: float = 0.0,
+                    among: Callable[[Detection], bool] = lambda d: True) -> list[Detection]:
     """`named` with each tile boxed by a part of it read whole (only those of confidence ≥ `conf` looked at): where the
     detector's own larger, weaker box round a named box (`boxes_round`, among `boxes` and `scores`) is named by `name`
     surely (`PART_SURE`) a tile the named one may be a part of (`more_of_the_same`), the surest such box that no surer
     tiles cover (`drop_covered`) takes its place (a 四筒 boxed round two of its circles and read 二筒; the box round its
-    other two, now lying inside the whole tile, is dropped as covered). See `vision.reader.halves`."""
-    found = [(i, b) for i, d in enumerate(named) if d.conf >= conf and more_of_the_same(d.tile, f"9{d.tile[-1]}")
+    other two, now lying inside the whole tile, is dropped as covered). `among`: which of `named` may be looked at.
+    See `vision.reader.halves`."""
+    found = [(i, b) for i, d in enumerate(named) if d.conf >= conf and among(d) and more_of_the_same(d.tile, f"9{d.tile[-1]}")
              for b in boxes_round(d, boxes, scores)  # a 筒 or 條 tile with fewer than nine, that may be a part
              if _uncovered(named_as_whole(d, b, (("", 1.0),)), [o for o in named if o is not d])]  # even named surely
     if not found:

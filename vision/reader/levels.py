@@ -7,13 +7,13 @@ again, many of them table; here the YOLO stage runs once, down to the floor, and
 threshold can pass first, then, if asked, at most `MAX_WEAK` of the others that no named box covers, surest first,
 each scored as the better of the YOLO stage's looks at the photo as it is and mirrored left to right
 (`mirrored_scores`: the one more YOLO run a deeper reading costs), a lone one read whole when it boxes half a tile
-(`halves.grown_tiles`); with `fill_gaps`, also the tiles no box brought (`vision.reader.gaps`: a box where a row has a
+(`halves.grown_tiles`) or a part of one the detector also boxed whole, more faintly (`detector.whole_over_part`); with `fill_gaps`, also the tiles no box brought (`vision.reader.gaps`: a box where a row has a
 hole or ends short, `gap_tiles`, a box scored under the floor lying alone, `faint_tiles`, a patch of the tiles' face
 colour no box covers, `vision.reader.lone`, and 白板 side by side boxed fewer times than their span holds,
 `vision.reader.blanks`), each kept when the classifier is sure of its tile and held back like the faint boxes, so that
 it counts only when the round lacks a tile. The boxes named at the threshold are the detector's own at that threshold:
 greedy NMS keeps a box whatever weaker boxes lie under it; a tile boxed as two halves or by one half alone is read
-whole first (`vision.reader.halves`), and each carries how far the detector's boxes before NMS disagree on its top
+whole first (`vision.reader.halves`, then `detector.whole_over_part`), and each carries how far the detector's boxes before NMS disagree on its top
 (`Detection.top_doubt`) and how much tile face shows above its row over it (`Detection.face_above`,
 `vision.reader.stacked`): a kong's fourth tile stacked on it.
 """
@@ -128,6 +128,9 @@ class DetectionLevels:
         if weak and hasattr(self.detector.classifier, "classify_top"):  # a weak box of half a lone tile (the indicator)
             out = grown_tiles(self.rgb, out, self.detector.classifier.classify_top,
                               among=[i for i, d in enumerate(out) if id(d) not in first], lone_only=True)
+        if weak and hasattr(self.detector.classifier, "first_look_top"):  # a weak box round part of a tile
+            out = whole_over_part(self.rgb, out, self._boxes, self._scores, self.detector.classifier.first_look_top, conf,
+                                  among=lambda d: id(d) not in first)
         if self.fill_gaps and hasattr(self.detector.classifier, "classify_top"):  # tiles boxed faintly or not at all
             name = first_look_namer(self.detector.classifier)
             faint = self._scores < box_floor(conf)
