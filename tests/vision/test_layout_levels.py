@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.reader.detection import Detection
 from vision.reader.detector import tile_confidence
@@ -123,15 +124,6 @@ class _HalfIndicator(_Stub):
         return [Detection(tuple(b), c, tile_confidence(s, 0.9), ((c, 0.9),)) for b, s, c in zip(boxes, scores, names)]
 
 
-def test_a_faint_half_box_of_a_lone_indicator_is_read_whole_deeper_down() -> None:
-    stub = _HalfIndicator()
-    levels = DetectionLevels(stub, photo(140), 0.05, fill_gaps=False)
-    assert [d.tile for d in levels.at(0.25)] == ["1m", "2m", "3m"]
-    deeper = levels.at(0.05)
-    assert sorted(d.tile for d in deeper) == ["1m", "2m", "3m", "4p"]
-    assert next(d for d in deeper if d.tile == "4p").box == (40.0, 80.0, 70.0, 120.0)
-
-
 class _PartIndicator(_HalfIndicator):
     """As `_HalfIndicator`, but the detector also drew its own still fainter box round the whole indicator (0.04), which
     the classifier's first look names 四筒."""
@@ -151,11 +143,21 @@ class _PartIndicator(_HalfIndicator):
         self.scores = np.append(self.scores, 0.04)
 
 
-def test_a_faint_box_round_part_of_a_lone_indicator_is_read_by_the_box_round_the_whole_tile_deeper_down() -> None:
-    stub = _PartIndicator()
-    levels = DetectionLevels(stub, photo(140), 0.03, fill_gaps=False)
+@pytest.mark.parametrize(("stub", "floor", "whole"), [
+    (_HalfIndicator, 0.05, (40.0, 80.0, 70.0, 120.0)),  # its half box grown down to a tile's height
+    (_PartIndicator, 0.03, (38.0, 78.0, 72.0, 122.0)),  # the detector's own fainter box round it
+], ids=["grown", "boxed round"])
+def test_a_faint_box_of_part_of_a_lone_indicator_is_read_whole_deeper_down(stub: type, floor: float, whole: tuple) -> None:
+    levels = DetectionLevels(stub(), photo(140), floor, fill_gaps=False)
     assert [d.tile for d in levels.at(0.25)] == ["1m", "2m", "3m"]
     deeper = levels.at(0.05)
     assert sorted(d.tile for d in deeper) == ["1m", "2m", "3m", "4p"]
-    assert next(d for d in deeper if d.tile == "4p").box == (38.0, 78.0, 72.0, 122.0)
-    assert stub.classifier.asked == [(38.0, 78.0, 72.0, 122.0)]  # the sure tiles of the first look are not looked at again
+    assert next(d for d in deeper if d.tile == "4p").box == whole
+
+
+def test_deeper_down_only_the_weak_boxes_are_looked_at_as_parts_of_a_tile() -> None:
+    stub = _PartIndicator()
+    levels = DetectionLevels(stub, photo(140), 0.03, fill_gaps=False)
+    levels.at(0.25)
+    levels.at(0.05)
+    assert stub.classifier.asked == [(38.0, 78.0, 72.0, 122.0)]  # not the box round a sure tile of the first look

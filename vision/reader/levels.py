@@ -1,21 +1,21 @@
 """One detector pass over a photo, named as deep as the layout asks (`DetectionLevels.at(conf)`).
 
 `layout.read_layout` reads a photo at the threshold, and only a photo whose reading is in doubt (`layout._in_doubt`:
-lacking a tile or its indicator, not adding up to a legal round, with no winning tile apart, or read only by
-assuming much) again down to `layout.WEAK_FLOOR`. Run twice, the detector would find its boxes twice and name every box
-again, many of them table; here the YOLO stage runs once, down to the floor, and the classifier names the boxes the
-threshold can pass first, then, if asked, at most `MAX_WEAK` of the others that no named box covers, surest first,
-each scored as the better of the YOLO stage's looks at the photo as it is and mirrored left to right
-(`mirrored_scores`: the one more YOLO run a deeper reading costs), a lone one read whole when it boxes half a tile
-(`halves.grown_tiles`) or a part of one the detector also boxed whole, more faintly (`detector.whole_over_part`); with `fill_gaps`, also the tiles no box brought (`vision.reader.gaps`: a box where a row has a
-hole or ends short, `gap_tiles`, a box scored under the floor lying alone, `faint_tiles`, a patch of the tiles' face
-colour no box covers, `vision.reader.lone`, and 白板 side by side boxed fewer times than their span holds,
-`vision.reader.blanks`), each kept when the classifier is sure of its tile and held back like the faint boxes, so that
-it counts only when the round lacks a tile. The boxes named at the threshold are the detector's own at that threshold:
-greedy NMS keeps a box whatever weaker boxes lie under it; a tile boxed as two halves or by one half alone is read
-whole first (`vision.reader.halves`, then `detector.whole_over_part`), and each carries how far the detector's boxes before NMS disagree on its top
-(`Detection.top_doubt`) and how much tile face shows above its row over it (`Detection.face_above`,
-`vision.reader.stacked`): a kong's fourth tile stacked on it.
+lacking a tile or its indicator, not adding up to a legal round, with no winning tile apart, or read only by assuming
+much) again down to `layout.WEAK_FLOOR`. Run twice, the detector would find its boxes twice and name every box again,
+many of them table; here the YOLO stage runs once, down to the floor, and the classifier names the boxes the threshold
+can pass first, then, if asked, at most `MAX_WEAK` of the others that no named box covers, surest first, each scored as
+the better of the YOLO stage's looks at the photo as it is and mirrored left to right (`mirrored_scores`: the one more
+YOLO run a deeper reading costs), a lone one read whole when it boxes half a tile (`halves.grown_tiles`) or a part of
+one the detector also boxed whole, more faintly (`detector.whole_over_part`); with `fill_gaps`, also the tiles no box
+brought (`vision.reader.gaps`: a box where a row has a hole or ends short, `gap_tiles`, a box scored under the floor
+lying alone, `faint_tiles`, a patch of the tiles' face colour no box covers, `vision.reader.lone`, and 白板 side by side
+boxed fewer times than their span holds, `vision.reader.blanks`), each kept when the classifier is sure of its tile and
+held back like the faint boxes, so that it counts only when the round lacks a tile. The boxes named at the threshold are
+the detector's own at that threshold: greedy NMS keeps a box whatever weaker boxes lie under it; a tile boxed as two
+halves or by one half alone is read whole first (`vision.reader.halves`, then `detector.whole_over_part`), and each
+carries how far the detector's boxes before NMS disagree on its top (`Detection.top_doubt`) and how much tile face shows
+above its row over it (`Detection.face_above`, `vision.reader.stacked`): a kong's fourth tile stacked on it.
 """
 
 from __future__ import annotations
