@@ -280,11 +280,6 @@ def boxes_round(d: Detection, boxes: np.ndarray, scores: np.ndarray) -> list[Box
     return [tuple(float(v) for v in b) for b in boxes[round_it]]  # type: ignore[misc]
 
 
-def _uncovered(d: Detection, others: list[Detection]) -> bool:
-    """`d` stays among `others` (`drop_covered`): no surer tiles cover it."""
-    return any(k is d for k in drop_covered([*others, d]))
-
-
 def whole_over_part(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, scores: np.ndarray,
                     name: Callable[[np.ndarray, list[Box]], list[Top]], conf: float = 0.0,
                     among: Callable[[Detection], bool] = lambda d: True) -> list[Detection]:
@@ -295,8 +290,7 @@ def whole_over_part(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, 
     other two, now lying inside the whole tile, is dropped as covered). `among`: which of `named` may be looked at.
     See `vision.reader.halves`."""
     found = [(i, b) for i, d in enumerate(named) if d.conf >= conf and among(d) and more_of_the_same(d.tile, f"9{d.tile[-1]}")
-             for b in boxes_round(d, boxes, scores)  # a 筒 or 條 tile with fewer than nine, that may be a part
-             if _uncovered(named_as_whole(d, b, (("", 1.0),)), [o for o in named if o is not d])]  # even named surely
+             for b in boxes_round(d, boxes, scores)]  # a 筒 or 條 tile with fewer than nine, that may be a part
     if not found:
         return named
     out = list(named)
@@ -305,7 +299,8 @@ def whole_over_part(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, 
         if out[i] is not named[i] or not top or top[0][1] < PART_SURE or not more_of_the_same(named[i].tile, top[0][0]):
             continue
         whole = named_as_whole(named[i], box, top)
-        if _uncovered(whole, [d for k, d in enumerate(out) if k != i]):  # a box lying over surer tiles is no tile
+        others = [d for k, d in enumerate(out) if k != i]
+        if any(k is whole for k in drop_covered([*others, whole])):  # a box lying over surer tiles is no tile
             out[i] = whole
     return named if all(a is b for a, b in zip(out, named)) else sorted(drop_covered(out), key=lambda d: (d.cx, d.cy))
 

@@ -289,10 +289,15 @@ def plans(rows_units: Sequence[Sequence[list[Unit]]], hand_row: int | None, give
             rests = [rest for others in itertools.islice(itertools.product(*other_rows), MAX_OTHER_VARIANTS)
                      if (rest := _other_rows(others)) is not None]
             for roles, cost in _hand_row_readings(units):
-                in_row = any(role == "meld" for _, role in roles)
+                in_row = _any_meld(roles)
                 for other_roles, other_cost in rests:
-                    apart = COSTS["melds_apart"] if in_row and any(role == "meld" for _, role in other_roles) else 0.0
+                    apart = COSTS["melds_apart"] if in_row and _any_meld(other_roles) else 0.0
                     yield from _with_indicator([*roles, *other_roles], base + cost + other_cost + apart, given)
+
+
+def _any_meld(roles: Sequence[tuple[Unit, str]]) -> bool:
+    """Some of these units is read as a meld (`melds_apart`: melds laid in two places)."""
+    return any(role == "meld" for _, role in roles)
 
 
 def _variant_cost(units: Sequence[Unit]) -> float:
@@ -356,7 +361,7 @@ def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Un
             cost += sum(_meld_cost(m, _meld_type(m) or "three") for m in cut)
         else:
             return None
-    if any(role == "meld" for _, role in roles[:left]) and any(role == "meld" for _, role in roles[left:]):
+    if _any_meld(roles[:left]) and _any_meld(roles[left:]):
         cost += COSTS["melds_apart"]
     return roles, cost
 
