@@ -385,6 +385,22 @@ def test_a_tile_partly_under_two_others_in_a_heap_is_kept() -> None:
     assert "5s" not in {d.tile for d in drop_covered([wide, left, Detection((42, 0, 82, 56), "9p", 0.8)])}
 
 
+def test_a_tile_almost_half_under_one_other_in_a_heap_is_kept() -> None:
+    from vision.reader.detection import Detection
+    from vision.reader.detector import drop_covered
+
+    over = Detection((0, 0, 40, 56), "4p", 0.6)
+    sideways = Detection((14, 28, 70, 56), "8p", 0.55)  # 46 % of it under the 4p, which lies 33 % inside it
+    assert sorted(d.tile for d in drop_covered([sideways, over])) == ["4p", "8p"]
+    # named as the tile over it, it is that tile boxed again
+    assert [d.tile for d in drop_covered([Detection(sideways.box, "4p", 0.55), over])] == ["4p"]
+    # more than half under it, it is a part of it or the tile again
+    deeper = Detection((8, 28, 64, 56), "8p", 0.55)  # 57 %
+    assert [d.tile for d in drop_covered([deeper, over])] == ["4p"]
+    # over it alike (the 4p lying as much inside it): two boxes of one tile, not a heap
+    alike = Detection((21, 0, 61, 56), "8p", 0.55)  # 47.5 % each way
+    assert [d.tile for d in drop_covered([alike, over])] == ["4p"]
+
 def test_none_crops_can_be_mined_with_a_find_only_detector(tmp_path) -> None:
     import cv2
 
