@@ -96,6 +96,12 @@ def test_a_lower_half_boxed_with_the_table_below_it_is_still_a_half() -> None:
     whole = np.array([[x - 4, 16, x + TW + 4, 20 + 1.05 * TH + 4]])
     out = whole_tiles(RGB, dets, whole, np.array([0.07]), namer({(round(x), 20): (("4p", 0.7), ("2p", 0.2))}))
     assert sorted(d.tile for d in out) == ["1m", "2m", "3m", "4p", "5s", "6s"]
+    # the same tile nearer the camera than its neighbours (a lone indicator below the rows): its lower half holds
+    # 0.85 of their area
+    dets[3:5] = [tile(x, "2p", h=0.5 * TH), tile(x, "2p", y=20 + 0.4 * TH, h=0.85 * TH)]
+    whole = np.array([[x - 4, 16, x + TW + 4, 20 + 1.25 * TH + 4]])
+    out = whole_tiles(RGB, dets, whole, np.array([0.07]), namer({(round(x), 20): (("4p", 0.7), ("2p", 0.2))}))
+    assert sorted(d.tile for d in out) == ["1m", "2m", "3m", "4p", "5s", "6s"]
     side = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m"))]
     side += [tile(x, "4s", w=0.75 * TW), tile(x + 0.75 * TW, "2s", w=0.75 * TW)]  # two tiles, farther away
     side += [tile(x + 1.5 * TW + i * TW, c) for i, c in enumerate(("5s", "6s"))]
