@@ -274,6 +274,17 @@ def test_an_extra_box_at_middling_confidence_is_set_aside_too() -> None:
     assert a.hand == HAND[:10] and a.win_tile == "2z" and [d.tile for d in a.set_aside] == ["2p"]
 
 
+def test_three_doubtful_boxes_in_the_gaps_of_a_white_rail_are_set_aside_together() -> None:
+    """A white rail behind the tiles shows through each gap, and the classifier pair names a gap 白板 at 0.3–0.5:
+    three such boxes (before the hand, between it and the winning tile, after that) make a round of three too many."""
+    dets = layout([[["9m"]], [["5z", *HAND[:10], "5z"], ["2z", "5z"]], [["4m>", "5m", "6m"]]])
+    strays = {1: 0.3, 12: 0.5, 14: 0.45}  # the indicator is dets[0], the hand dets[2:12]
+    dets = [Detection(d.box, d.tile, strays[i]) if i in strays else d for i, d in enumerate(dets)]
+    a = assign(dets)
+    assert a.hand == HAND[:10] and a.win_tile == "2z" and a.indicator == "9m" and len(a.melds) == 1
+    assert sorted(d.conf for d in a.set_aside) == [0.3, 0.45, 0.5] and "set_aside" in codes(a)
+
+
 def test_a_confident_extra_box_is_kept_and_the_count_asked_about() -> None:
     a = assign(_with_doubtful_extra(0.9))
     assert a.set_aside == [] and "tile_count" in codes(a) and "2p" in a.hand

@@ -70,7 +70,10 @@ from vision.reader.layout.roles import (
 #: 0.45 settled-equal 96.5 → 97.5 %). 0.45 → 0.6 with the classifier pair, which names a patch of table more surely
 #: than v9: saved tuning rounds 1 048 → 1 056 (0.5: 1 050, 0.55: 1 054, 0.65 and 0.7: 1 055; 2026-12-05).
 DOUBTFUL = 0.6
-MAX_SET_ASIDE = 2
+#: At most this many doubtful boxes are set aside together: a white rail behind the tiles shows through the gaps
+#: before the hand, before the winning tile and after it, each boxed as a 白板 (2 → 3: one more of the 570 composed
+#: tuning rounds right, none lost, 2026-12-06).
+MAX_SET_ASIDE = 3
 #: Doubtful boxes tried one at a time when the layout does not add up.
 SET_ASIDE_TRIES = 6
 #: Held-back boxes (`assign(sure_above=…)`) weighed at most, likeliest tiles first (`held_odds`) …
@@ -211,7 +214,7 @@ def assign(
 
     With `sure_above`, boxes less sure than that are held back: the photo is read without them, and when
     that round lacks a tile, does not add up or holds a 碰, the held-back tiles it needs are chosen together
-    (`_take_held_back`: up to `MAX_TAKEN` of them, with up to two doubtful boxes set aside, as the most probable
+    (`_take_held_back`: up to `MAX_TAKEN` of them, with up to `MAX_SET_ASIDE` doubtful boxes set aside, as the most probable
     complete legal round) — a tile the detector barely saw, a blank 白板 the classifier cannot name, a kong's
     fourth tile. Each tile taken in and each box set aside is asked about.
 
@@ -534,11 +537,10 @@ def _assign_tolerant(dets: list[Detection], given: str | None, options: Any = No
     if not _troubled(first):
         return first
     doubtful = sorted((d for d in dets if d.conf < DOUBTFUL), key=lambda d: d.conf)
-    # one box at a time, least sure first, then two of the four least sure (the stray box is not always the
-    # least sure: a true tile may score lower)
+    # one box at a time, least sure first, then two or more of the four least sure (the stray box is not always
+    # the least sure: a true tile may score lower)
     tries = [[d] for d in doubtful[:SET_ASIDE_TRIES]]
-    if MAX_SET_ASIDE >= 2:
-        tries += [[a, b] for i, a in enumerate(doubtful[:4]) for b in doubtful[i + 1 : 4]]
+    tries += [list(c) for k in range(2, MAX_SET_ASIDE + 1) for c in itertools.combinations(doubtful[:4], k)]
     for aside in tries:
         kept = [d for d in dets if all(d is not x for x in aside)]
         if not kept:
