@@ -144,6 +144,26 @@ def test_a_tile_lying_sideways_boxed_as_two_unequal_halves_is_read_whole_against
     assert sorted(d.tile for d in out) == sorted(["1m", "2m", "3m", "5s", "6s", "7s", "8s", "4m", "3s", "5p", "6p", "7p"])
 
 
+def test_a_pung_of_4p_boxed_as_halves_its_claimed_tile_as_two_offset_pieces_is_read_whole() -> None:
+    """A 碰 of 4筒: the two standing ones each boxed as their top and bottom pair, the claimed one lying sideways as
+    its left and right pair, the right box 6 px lower. Against its nearest boxes, halves themselves, its pieces are
+    no halves; once those are read whole, they are (composed tuning photo s47_tuning_two_rows_048, 2026-12-06)."""
+    dets = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m", "5s", "6s", "7s", "8s"))]
+    y = 20 + 2 * TH  # the meld's row
+    weak, answers = [], {}
+    for k in range(2):
+        x = 10 + k * TW
+        dets += [tile(x, "2p", y=y, h=TH / 2), tile(x, "2p", y=y + TH / 2, h=TH / 2)]
+        weak.append([x - 4, y - 6, x + TW + 4, y + TH + 6])
+        answers[(round(x), round(y))] = (("4p", 0.9), ("2p", 0.05))
+    x, top = 10 + 2 * TW, y + TH - TW
+    dets += [tile(x, "2p", y=top, w=TH / 2, h=TW), tile(x + TH / 2, "2p", y=top + 6, w=TH / 2, h=TW)]
+    weak.append([x - 3, top - 3, x + TH + 3, top + TW + 9])
+    answers[(round(x), round(top))] = (("4p", 0.9), ("2p", 0.05))
+    out = whole_tiles(RGB, dets, np.array(weak), np.full(3, 0.2), namer(answers))
+    assert sorted(d.tile for d in out) == ["1m", "2m", "3m", "4p", "4p", "4p", "5s", "6s", "7s", "8s"]
+
+
 def row_with_a_short_4p(top: bool = True) -> list[Detection]:
     """1m 2m 3m, a 4筒 boxed by its top (or bottom) pair of circles alone (named 2筒), then 5s 6s."""
     dets = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m"))]

@@ -157,10 +157,27 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
     return out
 
 
+#: Tiles read whole are looked among again this many times in all: a claimed tile lying sideways beside tiles boxed as
+#: halves is measured against those halves until they are read whole (a 碰 of 4筒 each boxed as two, 2026-12-06).
+WHOLE_PASSES = 2
+
+
 def whole_tiles(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, scores: np.ndarray,
                 name: Namer) -> list[Detection]:
     """`named` with each tile boxed as two halves read whole (see the module): the union of two halves
-    (`halved_tiles`; `boxes`, `scores`: the YOLO stage's), named surely by `name`, replaces them."""
+    (`halved_tiles`; `boxes`, `scores`: the YOLO stage's), named surely by `name`, replaces them; looked at again
+    with the tiles so read (`WHOLE_PASSES`)."""
+    for _ in range(WHOLE_PASSES):
+        out = _whole_tiles_once(rgb, named, boxes, scores, name)
+        if len(out) == len(named):
+            return out
+        named = out
+    return named
+
+
+def _whole_tiles_once(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, scores: np.ndarray,
+                      name: Namer) -> list[Detection]:
+    """One look of `whole_tiles`."""
     if len(named) < 3:
         return named
     found = halved_tiles(named, boxes, scores)
