@@ -272,6 +272,23 @@ def test_a_standing_tile_boxed_twice_overlapping_is_one_tile() -> None:
     assert [d.tile for d in sorted(out, key=lambda d: d.box[0])] == ["2s", "3s", "3s", "4s", "6m"]
 
 
+def test_a_claimed_tile_boxed_as_its_two_ends_each_misnamed_is_read_whole_when_surely_one() -> None:
+    """A 吃's sideways 一萬 boxed as its two ends, each three quarters of a tile's area and misnamed 南 and 三條
+    (composed tuning photos, 2026-12-06): one tile when the classifier names the two together surely; two tiles side by
+    side boxed loosely, overlapping as much, named at 0.58 together, stay two."""
+    row = [tile(10 + i * TW, c) for i, c in enumerate(("5p", "6p", "7p"))]
+    x, y = 10 + 3 * TW, 20 + TH - TW
+    ends = [tile(x, "2z", y=y, w=40, h=TW, p=0.3), tile(x + 14, "3s", y=y, w=40, h=TW, p=0.25)]
+    after = [tile(x + TH + k * TW, c) for k, c in enumerate(("2m", "3m"))]
+    weak = np.array([[x - 2, y - 2, x + TH + 2, y + TW + 2]])
+    out = whole_tiles(RGB, [*row, *ends, *after], weak, np.array([0.1]), namer({(round(x), round(y)): (("1m", 0.96),)}))
+    assert sorted(d.tile for d in out) == ["1m", "2m", "3m", "5p", "6p", "7p"]
+    loose = [tile(x, "1m", y=24, w=34, h=46), tile(x + 29, "2m", y=28, w=33, h=42)]  # overlapping by 5 of 33 px
+    dets = [*row, *loose, *after]
+    weak = np.array([[x - 2, 22, x + 64, 72]])
+    assert whole_tiles(RGB, dets, weak, np.array([0.1]), namer({(round(x), 24): (("2m", 0.58), ("1m", 0.18))})) == dets
+
+
 def heap_with_a_4p_boxed_by_two_circles() -> tuple[list[Detection], np.ndarray, np.ndarray]:
     """A 4筒 lying askew in a heap, boxed surely only round two of its circles (named 2筒), with its neighbours; the
     detector's own weaker boxes: one round the whole 4筒, one over the 4筒 and its neighbour together."""

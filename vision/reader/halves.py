@@ -21,7 +21,11 @@ A tile boxed twice side by side, each box named as the whole tile (often a claim
 ends), is read whole too when the two boxes overlap along the row by `ONE_TILE_TWICE` of the narrower one (two tiles
 side by side overlap by a loose box's edge at most). Before, two boxes named alike were always taken for two tiles, and
 the layout set one aside and read a gap inside the meld: on the 570 composed tuning photos of seeds 47, 0 and 8, 529 →
-533 rounds right (2026-12-05, tenth session, `short_ends` already in), none lost.
+533 rounds right (2026-12-05, tenth session, `short_ends` already in), none lost. Each box of a tile boxed twice is more
+than half of it, up to `HALF_AREA_ABOVE`, and its two boxes may be named as two other tiles (a claimed 萬 lying
+sideways boxed as its two ends, misnamed 南 and 三條); such a pair is one tile only when the classifier names the two
+together surely (`TWICE_SURE`): on 760 composed tuning photos (seeds 47, 0, 8 and 21) 5 more rounds right, none lost,
+and 4 more of the 300 kept-aside ones (2026-12-06).
 
 Sometimes only one half is boxed, surely, and the other half not at all: a box as wide as its neighbours but
 about half as high, named 2筒, or, for a tile lying sideways in a meld, as high as they are wide but half a
@@ -118,6 +122,10 @@ LYING_HEIGHT = 0.85
 #: Two boxes side by side overlapping along the row by this share of the narrower one are one tile boxed twice (each box
 #: named as the whole tile, often a claimed tile lying sideways): two tiles side by side overlap by a loose box's edge.
 ONE_TILE_TWICE = 0.15
+#: Two boxes so overlapping but named as two tiles are one only when the classifier names their union this surely:
+#: a claimed tile lying sideways boxed as its two ends, each misnamed (南, 三條 …), is named at 0.79–0.98; two tiles
+#: side by side boxed loosely, at 0.58 (composed tuning photos, 2026-12-06).
+TWICE_SURE = 0.7
 
 
 def _lying(u: Sequence[float], near_height: float) -> bool:
@@ -146,14 +154,15 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
             if len(others) < 2:
                 continue
             above = _one_above_the_other(a, b)
-            half = HALF_AREA_ABOVE if above else HALF_AREA
+            twice = not above and min(a[2], b[2]) - max(a[0], b[0]) >= ONE_TILE_TWICE * min(a[2] - a[0], b[2] - b[0])
+            # a tile boxed twice, each box named as it, is more than half of it in each
+            half = HALF_AREA_ABOVE if above or twice else HALF_AREA
             photo_wide = above or _lying(u, median(named[k].box[3] - named[k].box[1] for k in near))
             if not any(max(areas[i], areas[j]) <= half * usual and UNION_AREA[0] * usual <= area(u) <= UNION_AREA[1] * usual
                        for usual in ((median(others), photo_usual) if photo_wide else (median(others),))):
                 continue
             if weak and float(iou_matrix(np.array([u]), np.array(weak)).max()) >= WHOLE_IOU:
-                shared = min(a[2], b[2]) - max(a[0], b[0])
-                out.append((u, (i, j), not above and shared >= ONE_TILE_TWICE * min(a[2] - a[0], b[2] - b[0])))
+                out.append((u, (i, j), twice))
     return out
 
 
@@ -191,6 +200,8 @@ def _whole_tiles_once(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray
             continue
         if not twice and all(named[i].tile == top[0][0] for i in pair):
             continue  # named as each half: two tiles side by side after all
+        if twice and named[pair[0]].tile != named[pair[1]].tile and top[0][1] < TWICE_SURE:
+            continue  # two tiles boxed loosely, unless surely one
         if any(box_iou(whole, w.box) >= 0.5 for w in wholes):
             continue  # the same tile again, from another pair of its pieces
         taken |= set(pair)
