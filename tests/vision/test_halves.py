@@ -289,6 +289,22 @@ def test_a_claimed_tile_boxed_as_its_two_ends_each_misnamed_is_read_whole_when_s
     assert whole_tiles(RGB, dets, weak, np.array([0.1]), namer({(round(x), 24): (("2m", 0.58), ("1m", 0.18))})) == dets
 
 
+def test_a_claimed_tile_boxed_as_two_pieces_one_a_little_lower_lies_sideways() -> None:
+    """A 吃's sideways 4筒 boxed as its two pairs of circles (each 二筒), the right one 8 px lower: their union is hardly
+    wider than tall, the pieces are (composed tuning photo s8_tuning_one_row_031, 2026-12-06). Lying down, it is
+    measured against the photo's tiles too, for its neighbours in the meld are narrow (seen at a slant)."""
+    row = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m", "5s", "6s", "7s", "8s"))]
+    y = 20 + 2 * TH
+    narrow = [tile(10 + k * 24, c, y=y, w=24, h=44) for k, c in enumerate(("2p", "3p"))]
+    x, top = 10 + 48, y + 8
+    pieces = [tile(x, "2p", y=top, w=27, h=36), tile(x + 22, "2p", y=top + 8, w=27, h=36)]
+    after = tile(x + 49 + 20, "5s", y=y, w=24, h=44)
+    dets = [*row, *narrow, *pieces, after]
+    weak = np.array([[x - 2, top - 2, x + 51, top + 46]])
+    out = whole_tiles(RGB, dets, weak, np.array([0.1]), namer({(round(x), round(top)): (("4p", 0.9), ("2p", 0.05))}))
+    assert sorted(d.tile for d in out) == sorted(["1m", "2m", "3m", "5s", "6s", "7s", "8s", "2p", "3p", "4p", "5s"])
+
+
 def heap_with_a_4p_boxed_by_two_circles() -> tuple[list[Detection], np.ndarray, np.ndarray]:
     """A 4筒 lying askew in a heap, boxed surely only round two of its circles (named 2筒), with its neighbours; the
     detector's own weaker boxes: one round the whole 4筒, one over the 4筒 and its neighbour together."""

@@ -128,9 +128,11 @@ ONE_TILE_TWICE = 0.15
 TWICE_SURE = 0.7
 
 
-def _lying(u: Sequence[float], near_height: float) -> bool:
-    """The box `u` is a tile lying sideways: wider than tall by `LYING`, lower than the tiles near it (`LYING_HEIGHT`)."""
-    return u[2] - u[0] >= LYING * (u[3] - u[1]) and u[3] - u[1] <= LYING_HEIGHT * near_height
+def _lying(u: Sequence[float], near_height: float, height: float | None = None) -> bool:
+    """The box `u` is a tile lying sideways: wider than tall by `LYING`, lower than the tiles near it (`LYING_HEIGHT`);
+    `height`: the tile's height when not the box's (two pieces boxed a little above and below each other)."""
+    h = u[3] - u[1] if height is None else height
+    return u[2] - u[0] >= LYING * h and h <= LYING_HEIGHT * near_height
 
 
 def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarray) -> list[tuple[Box, tuple[int, int], bool]]:
@@ -157,7 +159,8 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
             twice = not above and min(a[2], b[2]) - max(a[0], b[0]) >= ONE_TILE_TWICE * min(a[2] - a[0], b[2] - b[0])
             # a tile boxed twice, each box named as it, is more than half of it in each
             half = HALF_AREA_ABOVE if above or twice else HALF_AREA
-            photo_wide = above or _lying(u, median(named[k].box[3] - named[k].box[1] for k in near))
+            pieces_height = (a[3] - a[1] + b[3] - b[1]) / 2  # their union runs taller where one lies a little lower
+            photo_wide = above or _lying(u, median(named[k].box[3] - named[k].box[1] for k in near), pieces_height)
             if not any(max(areas[i], areas[j]) <= half * usual and UNION_AREA[0] * usual <= area(u) <= UNION_AREA[1] * usual
                        for usual in ((median(others), photo_usual) if photo_wide else (median(others),))):
                 continue
