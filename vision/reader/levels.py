@@ -9,8 +9,8 @@ the better of the YOLO stage's looks at the photo as it is and mirrored left to 
 YOLO run a deeper reading costs), a lone one read whole when it boxes half a tile (`halves.grown_tiles`) or a part of
 one the detector also boxed whole, more faintly (`detector.whole_over_part`); with `fill_gaps`, also the tiles no box
 brought (`vision.reader.gaps`: a box where a row has a hole or ends short, `gap_tiles`, a box scored under the floor
-lying alone, `faint_tiles`, a patch of the tiles' face colour no box covers, `vision.reader.lone`, and 白板 side by side
-boxed fewer times than their span holds, `vision.reader.blanks`), each kept when the classifier is sure of its tile and
+lying alone, `faint_tiles`, a patch of the tiles' face colour no box covers, `vision.reader.lone`, and tiles alike side by side
+boxed fewer times than their span holds, `vision.reader.runs`), each kept when the classifier is sure of its tile and
 held back like the faint boxes, so that it counts only when the round lacks a tile. The boxes named at the threshold are
 the detector's own at that threshold: greedy NMS keeps a box whatever weaker boxes lie under it; a tile boxed as two
 halves or by one half alone is read whole first (`vision.reader.halves`, then `detector.whole_over_part`), and each
@@ -25,13 +25,13 @@ from typing import Any
 
 import numpy as np
 
-from vision.reader.blanks import counted_blanks
 from vision.reader.boxes import iou_matrix
 from vision.reader.detection import Detection
 from vision.reader.detector import box_floor, drop_covered, whole_over_part
 from vision.reader.gaps import FAINT_FLOOR, faint_tiles, first_look_namer, gap_tiles
 from vision.reader.halves import grown_tiles, whole_tiles
 from vision.reader.lone import lone_tiles
+from vision.reader.runs import counted_runs
 from vision.reader.short_ends import reach_the_face
 from vision.reader.stacked import FaceAbove
 
@@ -137,6 +137,6 @@ class DetectionLevels:
             out += [d for d in faint_tiles(self.rgb, out, self._boxes[faint], self._scores[faint], name) if d.conf >= conf]
             out += [d for d in gap_tiles(self.rgb, out, name) if d.conf >= conf]
             out += [d for d in lone_tiles(self.rgb, out, name) if d.conf >= conf]
-            out = counted_blanks(self.rgb, out, name)  # 白板 side by side boxed fewer times than they lie
+            out = counted_runs(self.rgb, out, name)  # tiles alike side by side boxed fewer times than they lie
         out = self._face_above(out, keep=lambda d: id(d) in first)
         return sorted(out, key=lambda d: (d.cx, d.cy))

@@ -1,13 +1,14 @@
-"""Blank 白板 side by side are counted by their span, not by the detector's boxes (`vision.reader.blanks`)."""
+"""Tiles alike side by side (blank 白板 most often) are counted by their span, not by the detector's boxes
+(`vision.reader.runs`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from vision.reader.blanks import counted_blanks
 from vision.reader.detection import Detection
 from vision.reader.detector import tile_confidence
 from vision.reader.gaps import GAP_BOX_SCORE
+from vision.reader.runs import counted_runs
 
 TW, TH = 40.0, 64.0
 RGB = np.zeros((100, 800, 3), np.uint8)
@@ -17,10 +18,10 @@ def tile(x1: float, x2: float, code: str, conf: float = 0.8, p: float = 0.95) ->
     return Detection((x1, 20.0, x2, 20.0 + TH), code, conf, ((code, p), ("back", 0.01)))
 
 
-def row(blank_boxes: list[tuple[float, float]]) -> list[Detection]:
-    """1m 2m 3m 4m touching at a 40-px pitch, then the blanks' boxes as given, then 6s 7s."""
+def row(blank_boxes: list[tuple[float, float]], code: str = "5z") -> list[Detection]:
+    """1m 2m 3m 4m touching at a 40-px pitch, then the blanks' (or `code`'s) boxes as given, then 6s 7s."""
     dets = [tile(10 + i * TW, 10 + (i + 1) * TW, c) for i, c in enumerate(("1m", "2m", "3m", "4m"))]
-    dets += [tile(x1, x2, "5z", conf=0.5, p=0.6) for x1, x2 in blank_boxes]
+    dets += [tile(x1, x2, code, conf=0.5, p=0.6) for x1, x2 in blank_boxes]
     end = 170 + 3 * TW
     return dets + [tile(end + i * TW, end + (i + 1) * TW, c) for i, c in enumerate(("6s", "7s"))]
 
@@ -39,7 +40,7 @@ def namer(answer: tuple[tuple[str, float], ...]):
 def test_three_blanks_boxed_as_two_wide_boxes_are_three_the_one_more_held_back() -> None:
     # three 白板 lie at 170–290; the detector drew two boxes, each half a tile wider than a tile, no hole between
     dets = row([(172, 228), (230, 288)])
-    out = counted_blanks(RGB, dets, namer((("5z", 0.55), ("back", 0.05))))
+    out = counted_runs(RGB, dets, namer((("5z", 0.55), ("back", 0.05))))
     blanks = [d for d in out if d.tile == "5z"]
     assert len(out) == len(dets) + 1 and len(blanks) == 3
     assert [round(d.box[0]) for d in blanks] == [172, 211, 249] and np.allclose([d.width for d in blanks], 116 / 3)
@@ -50,8 +51,17 @@ def test_three_blanks_boxed_as_two_wide_boxes_are_three_the_one_more_held_back()
 def test_blanks_boxed_one_by_one_or_named_otherwise_stay_as_they_are() -> None:
     two = row([(170, 210), (210, 250)])  # two 白板 each boxed as itself: their span holds two
     name = namer((("5z", 0.9),))
-    assert counted_blanks(RGB, two, name) == two and name.asked == []
+    assert counted_runs(RGB, two, name) == two and name.asked == []
     dets = row([(172, 228), (230, 288)])  # room for three, but the classifier sees no 白板 at every place
-    assert counted_blanks(RGB, dets, namer((("back", 0.7),))) == dets
+    assert counted_runs(RGB, dets, namer((("back", 0.7),))) == dets
     apart = row([(172, 228)]) + [tile(300, 356, "5z", conf=0.5, p=0.6)]  # not touching: no run
-    assert counted_blanks(RGB, apart, namer((("5z", 0.9),))) == apart
+    assert counted_runs(RGB, apart, namer((("5z", 0.9),))) == apart
+
+
+def test_three_of_any_tile_boxed_as_two_wide_boxes_are_three() -> None:
+    """Three 二萬 side by side boxed as two boxes each half a tile wider than the rest (composed tuning photo
+    s34_tuning_one_row_000, 2026-12-06); the row's pitch is measured on the other tiles, not the wide 二萬s."""
+    dets = row([(172, 228), (230, 288)], code="2p")
+    out = counted_runs(RGB, dets, namer((("2p", 0.8), ("3p", 0.05))))
+    assert len(out) == len(dets) + 1 and sorted(d.conf for d in out if d.tile == "2p")[0] < 0.25
+    assert counted_runs(RGB, dets, namer((("3p", 0.8),))) == dets  # a place the classifier names otherwise: as boxed
