@@ -245,14 +245,20 @@ def test_only_the_boxes_asked_about_are_grown() -> None:
     assert [d.tile for d in grown_tiles(RGB, dets, name, among=[3])] == ["1m", "2m", "3m", "4p", "5s", "6s"]
 
 
+def around_a_claimed_tile(before: tuple[str, ...], after: tuple[str, ...],
+                          ) -> tuple[list[Detection], list[Detection], float, float, np.ndarray]:
+    """Standing tiles `before` and `after` the place (x, y) of a claimed tile lying sideways in a meld's row, and the
+    detector's weak box round that tile: (before, after, x, y, weak box)."""
+    x, y = 10 + len(before) * TW, 20 + TH - TW
+    return ([tile(10 + i * TW, c) for i, c in enumerate(before)], [tile(x + TH + k * TW, c) for k, c in enumerate(after)],
+            x, y, np.array([[x - 2, y - 2, x + TH + 2, y + TW + 2]]))
+
+
 def test_a_claimed_tile_boxed_twice_each_box_named_as_it_is_read_as_one_tile() -> None:
     """A 吃's sideways 6條 boxed as two overlapping pieces, each named 六條 (composed tuning photo s0_tuning_one_row_048,
     2026-12-05): one tile lying down, not two; two standing tiles whose boxes barely touch stay two."""
-    row = [tile(10 + i * TW, c) for i, c in enumerate(("1m", "2m", "3m"))]
-    x, y = 10 + 3 * TW, 20 + TH - TW
+    row, after, x, y, weak = around_a_claimed_tile(("1m", "2m", "3m"), ("7s", "8s"))
     pieces = [tile(x, "6s", y=y, w=32, h=TW, p=0.3), tile(x + 22, "6s", y=y, w=32, h=TW, p=0.3)]
-    after = [tile(x + TH + k * TW, c) for k, c in enumerate(("7s", "8s"))]
-    weak = np.array([[x - 2, y - 2, x + TH + 2, y + TW + 2]])
     out = whole_tiles(RGB, [*row, *pieces, *after], weak, np.array([0.1]), namer({(round(x), round(y)): (("6s", 0.9),)}))
     assert sorted(d.tile for d in out) == ["1m", "2m", "3m", "6s", "7s", "8s"]
     assert next(d for d in out if d.tile == "6s").box == (x, y, x + TH, y + TW)
@@ -276,11 +282,8 @@ def test_a_claimed_tile_boxed_as_its_two_ends_each_misnamed_is_read_whole_when_s
     """A 吃's sideways 一萬 boxed as its two ends, each three quarters of a tile's area and misnamed 南 and 三條
     (composed tuning photos, 2026-12-06): one tile when the classifier names the two together surely; two tiles side by
     side boxed loosely, overlapping as much, named at 0.58 together, stay two."""
-    row = [tile(10 + i * TW, c) for i, c in enumerate(("5p", "6p", "7p"))]
-    x, y = 10 + 3 * TW, 20 + TH - TW
+    row, after, x, y, weak = around_a_claimed_tile(("5p", "6p", "7p"), ("2m", "3m"))
     ends = [tile(x, "2z", y=y, w=40, h=TW, p=0.3), tile(x + 14, "3s", y=y, w=40, h=TW, p=0.25)]
-    after = [tile(x + TH + k * TW, c) for k, c in enumerate(("2m", "3m"))]
-    weak = np.array([[x - 2, y - 2, x + TH + 2, y + TW + 2]])
     out = whole_tiles(RGB, [*row, *ends, *after], weak, np.array([0.1]), namer({(round(x), round(y)): (("1m", 0.96),)}))
     assert sorted(d.tile for d in out) == ["1m", "2m", "3m", "5p", "6p", "7p"]
     loose = [tile(x, "1m", y=24, w=34, h=46), tile(x + 29, "2m", y=28, w=33, h=42)]  # overlapping by 5 of 33 px
