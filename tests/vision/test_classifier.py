@@ -401,6 +401,7 @@ def test_a_tile_almost_half_under_one_other_in_a_heap_is_kept() -> None:
     alike = Detection((21, 0, 61, 56), "8p", 0.55)  # 47.5 % each way
     assert [d.tile for d in drop_covered([alike, over])] == ["4p"]
 
+
 def test_none_crops_can_be_mined_with_a_find_only_detector(tmp_path) -> None:
     import cv2
 

@@ -59,8 +59,8 @@ def test_blanks_boxed_one_by_one_or_named_otherwise_stay_as_they_are() -> None:
 
 
 def test_three_of_any_tile_boxed_as_two_wide_boxes_are_three() -> None:
-    """Three 二萬 side by side boxed as two boxes each half a tile wider than the rest (composed tuning photo
-    s34_tuning_one_row_000, 2026-12-06); the row's pitch is measured on the other tiles, not the wide 二萬s."""
+    """Three 二筒 side by side boxed as two boxes each half a tile wider than the rest (as three 二萬 were on composed
+    tuning photo s34_tuning_one_row_000, 2026-12-06); the row's pitch is measured on the other tiles, not the wide ones."""
     dets = row([(172, 228), (230, 288)], code="2p")
     out = counted_runs(RGB, dets, namer((("2p", 0.8), ("3p", 0.05))))
     assert len(out) == len(dets) + 1 and sorted(d.conf for d in out if d.tile == "2p")[0] < 0.25

@@ -157,7 +157,7 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
                 continue
             above = _one_above_the_other(a, b)
             twice = not above and min(a[2], b[2]) - max(a[0], b[0]) >= ONE_TILE_TWICE * min(a[2] - a[0], b[2] - b[0])
-            # a tile boxed twice, each box named as it, is more than half of it in each
+            # a tile boxed twice is more than half of it in each box (whether each is named as it: `TWICE_SURE`)
             half = HALF_AREA_ABOVE if above or twice else HALF_AREA
             pieces_height = (a[3] - a[1] + b[3] - b[1]) / 2  # their union runs taller where one lies a little lower
             photo_wide = above or _lying(u, median(named[k].box[3] - named[k].box[1] for k in near), pieces_height)
