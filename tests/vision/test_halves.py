@@ -162,6 +162,14 @@ def test_a_pung_of_4p_boxed_as_halves_its_claimed_tile_as_two_offset_pieces_is_r
     answers[(round(x), round(top))] = (("4p", 0.9), ("2p", 0.05))
     out = whole_tiles(RGB, dets, np.array(weak), np.full(3, 0.2), namer(answers))
     assert sorted(d.tile for d in out) == ["1m", "2m", "3m", "4p", "4p", "4p", "5s", "6s", "7s", "8s"]
+    # a pair of halves whose union the classifier is unsure of stays two, and its union is named once, not each look
+    x = 10 + 9 * TW
+    unsure = [tile(10 + 7 * TW, "9s"), tile(10 + 8 * TW, "9m"), tile(x, "2p", h=TH / 2), tile(x, "2p", y=20 + TH / 2, h=TH / 2)]
+    answers[(round(x), 20)] = (("4p", 0.3), ("2p", 0.2))
+    name = namer(answers)
+    out = whole_tiles(RGB, [*dets, *unsure], np.array([*weak, [x - 4, 14, x + TW + 4, 20 + TH + 6]]), np.full(4, 0.2), name)
+    assert [d.tile for d in out].count("2p") == 2 and [d.tile for d in out].count("4p") == 3
+    assert len(name.asked) == len(set(name.asked))
 
 
 def row_with_a_short_4p(top: bool = True) -> list[Detection]:

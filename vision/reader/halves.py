@@ -178,9 +178,16 @@ def whole_tiles(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, scor
                 name: Namer) -> list[Detection]:
     """`named` with each tile boxed as two halves read whole (see the module): the union of two halves
     (`halved_tiles`; `boxes`, `scores`: the YOLO stage's), named surely by `name`, replaces them; looked at again
-    with the tiles so read (`WHOLE_PASSES`)."""
+    with the tiles so read (`WHOLE_PASSES`), each union named once however many looks find it."""
+    seen: dict[Box, Top] = {}
+
+    def name_once(rgb: np.ndarray, unions: list[Box]) -> list[Top]:
+        new = list(dict.fromkeys(u for u in unions if u not in seen))
+        seen.update(zip(new, name(rgb, new) if new else []))
+        return [seen[u] for u in unions]
+
     for _ in range(WHOLE_PASSES):
-        out = _whole_tiles_once(rgb, named, boxes, scores, name)
+        out = _whole_tiles_once(rgb, named, boxes, scores, name_once)
         if len(out) == len(named):
             return out
         named = out

@@ -9,9 +9,9 @@ the better of the YOLO stage's looks at the photo as it is and mirrored left to 
 YOLO run a deeper reading costs), a lone one read whole when it boxes half a tile (`halves.grown_tiles`) or a part of
 one the detector also boxed whole, more faintly (`detector.whole_over_part`); with `fill_gaps`, also the tiles no box
 brought (`vision.reader.gaps`: a box where a row has a hole or ends short, `gap_tiles`, a box scored under the floor
-lying alone, `faint_tiles`, a patch of the tiles' face colour no box covers, `vision.reader.lone`, and tiles alike side by side
-boxed fewer times than their span holds, `vision.reader.runs`), each kept when the classifier is sure of its tile and
-held back like the faint boxes, so that it counts only when the round lacks a tile. The boxes named at the threshold are
+lying alone, `faint_tiles`, a patch of the tiles' face colour no box covers, `vision.reader.lone`, and tiles alike side
+by side boxed fewer times than their span holds, `vision.reader.runs`), each kept when the classifier is sure of its
+tile and held back like the faint boxes, so that it counts only when the round lacks a tile. The boxes named at the threshold are
 the detector's own at that threshold: greedy NMS keeps a box whatever weaker boxes lie under it; a tile boxed as two
 halves or by one half alone is read whole first (`vision.reader.halves`, then `detector.whole_over_part`), and each
 carries how far the detector's boxes before NMS disagree on its top (`Detection.top_doubt`) and how much tile face shows
