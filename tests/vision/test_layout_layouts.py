@@ -420,3 +420,27 @@ def test_a_kong_whose_stacked_tile_alone_is_boxed_a_quarter_higher_is_a_kong() -
 
     assert _other_reading((tile(600, 401, 119), tile(697, 368, 112), tile(786, 390, 103))) == "stacked"
     assert _other_reading((tile(600, 401, 119), tile(697, 401 - 0.19 * 119, 119), tile(786, 401, 119))) is None
+
+
+def test_a_stacked_kong_at_the_left_end_of_the_row_is_no_three_concealed_tiles() -> None:
+    """Three 東 with tile face above the middle one, set apart at the left of the hand: read as three concealed 東 the
+    hand is a win too, but the fourth tile on top would be ignored; they are a kong."""
+    hand = ["2m", "3m", "4m", "7s", "7s", "9s", "9s", "3z", "3z", "3z"]
+    dets = lay([[["2m"]], [["1z", "1z", "1z"], hand, ["9s"]]])
+    dets[2] = replace(dets[2], face_above=0.6)
+    a = assign(dets)
+    assert melds(a) == [("gang", "1111z")] and "kong_stacked" in codes(a)
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "9s", "2m")
+
+
+def test_a_stacked_kong_touching_a_pung_at_the_left_end_is_cut_out_as_a_kong() -> None:
+    """A kong's three with its fourth on the middle one, laid against a pung, both at the left of the hand: the group
+    is cut into a kong and a pung, not read as six concealed tiles."""
+    hand = ["7m", "8m", "9m", "4p", "5p", "6p", "6z"]
+    dets = lay([[["3p"]], [["1p", "1p", "1p", "2m", "2m", "2m"], hand, ["6z"]]])
+    dets[2] = replace(dets[2], face_above=0.6)
+    a = assign(dets)
+    assert melds(a) == [("gang", "1111p"), ("peng", "222m")] and "kong_stacked" in codes(a)
+    assert (a.hand, a.win_tile) == (hand, "6z")
+    plain = assign(lay([[["3p"]], [["1p", "1p", "1p", "2m", "2m", "2m"], hand, ["6z"]]]))  # nothing on top: no kong
+    assert not any(kind == "gang" for kind, _ in melds(plain)) and "kong_stacked" not in codes(plain)

@@ -314,8 +314,11 @@ def _hand_row_readings(units: Sequence[Unit]) -> Iterator[tuple[list[tuple[Unit,
             span = units[a : b + 1]
             if any(not p.face_up and not face_behind_back(p.det) for u in span for p in u.tiles):
                 continue
+            if any(u.kind == "stacked" for u in span):
+                continue  # a kong's three with its fourth on top are no concealed tiles (read as three: `stack_ignored`)
             cost = COSTS["hand_gap"] * (len(span) - 1) + COSTS["sideways_in_hand"] * sum(
                 p.sideways for u in span for p in u.tiles)
+            cost += COSTS["stack_ignored"] * sum(_stacks_inside(u) for u in span)
             cost += COSTS["kong_apart"] * sum(u.merged for u in span)  # a merged unit in the hand is odd
             for w in (b + 1, None):
                 if w is not None and (w >= m or not units[w].lone):
@@ -379,9 +382,19 @@ def _melds_cut(u: Unit) -> list[Unit] | None:
     cuts.sort(key=lambda sizes: _kongs_short(tiles, sizes))  # a 暗杠 of four before one read a tile short
     out, start = [], 0
     for n in cuts[0]:
-        out.append(Unit(u.tiles[start : start + n], u.row))
+        part = u.tiles[start : start + n]
+        out.append(Unit(part, u.row, kind="stacked" if _other_reading(part) == "stacked" else None))
         start += n
     return out
+
+
+def _stacks_inside(u: Unit) -> int:
+    """How many three alike side by side inside a group of four or more, touching the rest, look stacked
+    (`_other_reading`): a kong's three with its fourth on top, laid against the hand. Read as concealed tiles, each
+    costs `stack_ignored` (a group of three pays it in `_variant_cost`)."""
+    if u.kind is not None or len(u.tiles) < 4:
+        return 0
+    return sum(_other_reading(u.tiles[k : k + 3]) == "stacked" for k in range(len(u.tiles) - 2))
 
 
 def _kongs_short(tiles: Sequence[Placed], sizes: Sequence[int]) -> int:
