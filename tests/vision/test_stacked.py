@@ -66,3 +66,23 @@ def test_a_tile_of_its_own_just_above_the_middle_one_is_no_stacked_tile() -> Non
     indicator = Detection((x1, y1 - TH // 3 - 2, x2, y1 - 2), "9m", 0.8, (("9m", 0.9),))
     faced = FaceAbove(rgb)([*dets, indicator])
     assert faced[4].face_above == 0.0
+
+
+def test_a_stacked_kong_of_darker_tiles_than_the_rest_is_told_by_its_own_face_colour() -> None:
+    """Tiles lit unevenly: the kong's three and the tile on them lie in shade, darker than the photo's other faces
+    and nearer the cloth's lightness than theirs; their own top margins give the face colour looked for above them."""
+    rgb, dets = table(stacked=True)
+    shade = (150, 148, 140)
+    for d in dets[3:]:
+        x1, y1, x2, y2 = (int(v) for v in d.box)
+        rgb[y1:y2, x1:x2] = shade
+    x1, y1, x2, _ = (int(v) for v in dets[4].box)
+    rgb[y1 - TH // 3 : y1, x1:x2] = shade  # the stacked tile's part above the row
+    cloth = np.array([100.0, 90, 150])
+    bright = np.array([240.0, 128, 135])  # the photo's faces, as `lone.face_and_cloth` learns them
+    assert face_above_row(rgb, (bright, cloth), dets)[4] > 0.9
+    rgb, dets = table(stacked=False)
+    for d in dets[3:]:
+        x1, y1, x2, y2 = (int(v) for v in d.box)
+        rgb[y1:y2, x1:x2] = shade
+    assert face_above_row(rgb, (bright, cloth), dets)[4] == 0.0

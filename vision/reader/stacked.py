@@ -5,8 +5,9 @@ out past the row's top edge; where the detector boxes the pair as one tall box, 
 itself rises (`layout.readings._middle_rises`), but often it boxes only the lower tile and the tile on top is lost. The
 pixels still show it: just above the row, over the middle tile, lies tile face, where over its neighbours lies cloth.
 Each standing box with a standing neighbour at either side, the three read as one tile, gets the share of pixels nearer
-the tiles' face colour than the cloth's (`lone.face_and_cloth`) in a band `BAND` above its neighbours' mean top, less the
-larger such share over either neighbour; the layout reads the three as a stacked kong when the middle one's share is at
+the tiles' face colour than the cloth's (`lone.face_and_cloth`; the face colour of the neighbours' own top margins,
+`own_face`, where they lie in shade) in a band `BAND` above its neighbours' mean top, less the larger such share over
+either neighbour; the layout reads the three as a stacked kong when the middle one's share is at
 least `readings.STACK_FACE`.
 """
 
@@ -19,7 +20,7 @@ import numpy as np
 
 from vision.reader.detection import Detection
 from vision.reader.gaps import covered_share
-from vision.reader.lone import face_and_cloth, lab_at, lab_in, nearer_face
+from vision.reader.lone import LEAST_CONTRAST, face_and_cloth, lab_at, lab_in, nearer_face
 
 #: The band looked at, from this share of the neighbours' height above their mean top down to this share above it.
 BAND = (0.3, 0.05)
@@ -31,6 +32,8 @@ NEXT_TO = 0.5
 INSET = 0.2
 #: The face and cloth colours are learnt from the photo this wide (pixels); the bands are looked at in full.
 SAMPLE_WIDTH = 160
+#: A tile's top margin, from and to this share of its height below its top: its own face colour (`own_face`).
+TOP_MARGIN = (0.04, 0.12)
 #: The band over the middle tile lying this much more inside other boxes than the bands over its neighbours is another
 #: tile's face (one boxed on its own just above it), not a stacked one's; a row of tiles just above covers all three.
 OTHER_TILE = 0.3
@@ -67,9 +70,9 @@ def face_above_row(rgb: np.ndarray, colours: tuple[np.ndarray, np.ndarray], dets
     middle of three alike, `alike_triples`, given as `triples` when already found); `colours`: the face's and the
     cloth's in Lab (`lone.face_and_cloth`). Only the bands' pixels are looked at, at the photo's own size."""
 
-    def share(d: Detection, top: float, bottom: float) -> float:
+    def share(d: Detection, top: float, bottom: float, face: np.ndarray) -> float:
         lab = lab_in(rgb, (d.box[0] + INSET * d.width, top, d.box[2] - INSET * d.width, bottom))
-        return float(nearer_face(lab, *colours).mean()) if len(lab) else 0.0
+        return float(nearer_face(lab, face, colours[1]).mean()) if len(lab) else 0.0
 
     out = [0.0] * len(dets)
     for i, left, right in alike_triples(dets) if triples is None else triples:
@@ -82,8 +85,20 @@ def face_above_row(rgb: np.ndarray, colours: tuple[np.ndarray, np.ndarray], dets
                    for t in (d, left, right)]
         if covered[0] - max(covered[1:]) > OTHER_TILE:
             continue  # a tile boxed on its own lies there alone (the indicator set just above): nothing stacked
-        out[i] = share(d, *band) - max(share(left, *band), share(right, *band))
+        face = own_face(rgb, (left, right), colours)
+        out[i] = share(d, *band, face) - max(share(left, *band, face), share(right, *band, face))
     return out
+
+
+def own_face(rgb: np.ndarray, tiles: Sequence[Detection], colours: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The face colour of these tiles themselves: the median Lab of their top margins (`TOP_MARGIN`, blank on most
+    sets), where it differs from the cloth's at least as much as the photo's face colour does; else the photo's."""
+    lab = np.concatenate([lab_in(rgb, (t.box[0] + INSET * t.width, t.box[1] + TOP_MARGIN[0] * t.height,
+                                       t.box[2] - INSET * t.width, t.box[1] + TOP_MARGIN[1] * t.height)) for t in tiles])
+    if not len(lab):
+        return colours[0]
+    face = np.median(lab, axis=0)
+    return face if np.linalg.norm(face - colours[1]) >= LEAST_CONTRAST else colours[0]
 
 
 class FaceAbove:
