@@ -444,3 +444,14 @@ def test_a_stacked_kong_touching_a_pung_at_the_left_end_is_cut_out_as_a_kong() -
     assert (a.hand, a.win_tile) == (hand, "6z")
     plain = assign(lay([[["3p"]], [["1p", "1p", "1p", "2m", "2m", "2m"], hand, ["6z"]]]))  # nothing on top: no kong
     assert not any(kind == "gang" for kind, _ in melds(plain)) and "kong_stacked" not in codes(plain)
+
+
+def test_a_chow_split_by_gaps_on_both_sides_of_its_middle_tile_is_one_meld_though_its_left_end_pairs_otherwise() -> None:
+    """An indicator at the row's left end, then two 吃 whose claimed 八萬 was boxed narrow, opening a gap on either
+    side of it: the 七八 may pair with the indicator before (the three share a faint choice) or with the 九 after;
+    read with the 九, the round is the 吃 七八九 and 五六七."""
+    hand = ["2m", "2m", "1s", "2s", "3s", "7s", "7s"]
+    faint = {"2s@1": (("2s", 0.96), ("7m", 0.02)), "8m@3": (("8m", 0.95), ("7m", 0.02), ("9m", 0.01))}
+    a = assign(lay([[["2s"], ["7m", "8m"], ["9m"], ["5m", "6m", "7m"], hand, ["7s"]]], sure=faint))
+    assert melds(a) == [("chi", "789m"), ("chi", "567m")]
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "7s", "2s")

@@ -154,24 +154,24 @@ def _alike(a: Placed, b: Placed) -> bool:
 
 
 def row_units(groups: Sequence[Group], width: float) -> list[list[Unit]]:
-    """The row's groups as units, in every way its kongs set apart may be read (merged or not)."""
-    variants: list[list[Unit]] = [[]]
-    i = 0
-    while i < len(groups):
+    """The row's groups as units, in every way its kongs and melds split by a gap may be read (merged or not; a group
+    left unmerged may still merge with the group after it: a sideways tile boxed narrow opens a gap on either side)."""
+
+    def from_group(i: int) -> list[list[Unit]]:
+        if i >= len(groups):
+            return [[]]
         g = groups[i]
         unit = Unit(tuple(g.tiles), g.row)
         nxt = groups[i + 1] if i + 1 < len(groups) else None
         if nxt is not None and _split_meld(g.tiles, nxt.tiles, width):
             merged = Unit((*g.tiles, *nxt.tiles), g.row, merged=True)
             stacked = [replace(merged, kind=alt)] if (alt := _other_reading(merged.tiles)) else []  # a narrow stacked box opens a gap
-            variants = [*[[*v, m] for v in variants for m in (merged, *stacked)],
-                        *[[*v, unit, Unit(tuple(nxt.tiles), g.row)] for v in variants]]
-            i += 2
-            continue
+            return [*[[m, *rest] for rest in from_group(i + 2) for m in (merged, *stacked)],
+                    *[[unit, *rest] for rest in from_group(i + 1)]]
         alt = _other_reading(g.tiles)
-        variants = [*[[*v, unit] for v in variants], *([[*v, replace(unit, kind=alt)] for v in variants] if alt else [])]
-        i += 1
-    return variants[:8]
+        return [[u, *rest] for rest in from_group(i + 1) for u in (unit, *([replace(unit, kind=alt)] if alt else []))]
+
+    return from_group(0)[:8]
 
 
 def row_readings(row: Sequence[Placed], width: float, row_index: int = 0) -> list[list[Unit]]:
