@@ -455,3 +455,20 @@ def test_a_chow_split_by_gaps_on_both_sides_of_its_middle_tile_is_one_meld_thoug
     a = assign(lay([[["2s"], ["7m", "8m"], ["9m"], ["5m", "6m", "7m"], hand, ["7s"]]], sure=faint))
     assert melds(a) == [("chi", "789m"), ("chi", "567m")]
     assert (a.hand, a.win_tile, a.indicator) == (hand, "7s", "2s")
+
+
+def test_a_chow_whose_middle_tile_rises_is_no_stacked_kong_for_choices_the_decoding_never_takes() -> None:
+    """七八九萬 whose claimed 八萬 is boxed higher: each gives 七萬 half a percent, a choice no legal reading may take
+    (`legal.MIN_ALTERNATIVE`), so they are no three alike that a fourth tile lies on; given 2 % they may be."""
+    from vision.reader.layout.geometry import Placed
+    from vision.reader.layout.readings import _other_reading
+
+    def tile(u: float, v: float, code: str, seven: float) -> Placed:
+        alts = ((code, 0.95), ("7m", seven)) if code != "7m" else ((code, 0.95),)
+        return Placed(Detection((u - 47, v - 60, u + 47, v + 60), code, 0.5, alts), u, v, 94, 120)
+
+    def chow(seven: float) -> tuple[Placed, ...]:
+        return tile(600, 400, "7m", seven), tile(697, 360, "8m", seven), tile(794, 400, "9m", seven)
+
+    assert _other_reading(chow(0.005)) is None
+    assert _other_reading(chow(0.02)) == "stacked"

@@ -35,7 +35,7 @@ from vision.reader.layout.geometry import (
     split_groups,
     weak_splits,
 )
-from vision.reader.layout.legal import Decoded, Hypothesis, Slot, decode
+from vision.reader.layout.legal import MIN_ALTERNATIVE, Decoded, Hypothesis, Slot, decode
 from vision.reader.layout.melds import classify_meld, partition_melds
 from vision.reader.layout.questions import question, tile_zh
 
@@ -146,10 +146,10 @@ def face_behind_back(d: Detection) -> bool:
     return d.tile == BACK and any(c != BACK and p >= BACK_FACE for c, p in choices(d)[1:])
 
 
-def _alike(a: Placed, b: Placed) -> bool:
-    """Two tiles may be the same kind: equal first choices or a shared top choice."""
-    ka = {c for c, _ in choices(a.det)}
-    kb = {c for c, _ in choices(b.det)}
+def _alike(a: Placed, b: Placed, floor: float = 0.0) -> bool:
+    """Two tiles may be the same kind: equal first choices or a shared top choice (at least `floor` likely in both)."""
+    ka = {c for c, p in choices(a.det) if p >= floor}
+    kb = {c for c, p in choices(b.det) if p >= floor}
     return a.tile == b.tile or bool(ka & kb)
 
 
@@ -202,8 +202,8 @@ def _other_reading(tiles: Sequence[Placed]) -> str | None:
     backs = [p for p in tiles if not p.face_up]
     if len(backs) == 1 and any(c != BACK for c, _ in backs[0].det.alternatives[1:]):
         return "back_misread"
-    if backs or not all(_alike(tiles[0], p) for p in tiles[1:]):
-        return None
+    if backs or not all(_alike(tiles[0], p, MIN_ALTERNATIVE) for p in tiles[1:]):
+        return None  # a kong of one tile: each shares a choice the decoding may take (not a 七八九萬 at 0.5 % each)
     across = sorted(p.across for p in tiles)
     a, b, c = sorted(tiles, key=lambda p: p.u)  # the fourth tile lies on the middle one: it rises above both others
     standing = not any(p.sideways for p in (a, b, c))  # a sideways tile lies lower, its bottom in line: not a stack
