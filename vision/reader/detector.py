@@ -262,6 +262,10 @@ PART_OF_AREA = (1.3, 2.6)
 PART_INSIDE = 0.85
 #: … and the classifier names it a tile the named one may be a part of at least this surely.
 PART_SURE = 0.8
+#: A box round a named one that holds this share of another named box read as the tile it is named is a box over two
+#: tiles, the part a whole tile and the other its neighbour (a 六筒 and the 七筒 beside it boxed as one, named 七筒: all
+#: six such boxes of 1 330 composed tuning photos; the two 四筒 of `IMG_27xx` swallow a 二筒, the other part).
+NEIGHBOUR_INSIDE = 0.5
 
 
 def more_of_the_same(part: str, whole: str) -> bool:
@@ -304,11 +308,21 @@ def whole_over_part(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, 
     for (i, box), top in surest_first:
         if out[i] is not named[i] or not top or top[0][1] < PART_SURE or not more_of_the_same(named[i].tile, top[0][0]):
             continue
+        if any(k != i and d.tile == top[0][0] and inside_share(d.box, box) >= NEIGHBOUR_INSIDE for k, d in enumerate(named)):
+            continue  # a box over the tile and the neighbour it is named as: two tiles, not one round a part
         whole = named_as_whole(named[i], box, top)
         others = [d for k, d in enumerate(out) if k != i]
         if any(k is whole for k in drop_covered([*others, whole])):  # a box lying over surer tiles is no tile
             out[i] = whole
     return named if all(a is b for a, b in zip(out, named)) else sorted(drop_covered(out), key=lambda d: (d.cx, d.cy))
+
+
+def inside_share(inner: Box, outer: Box) -> float:
+    """The share of box `inner`'s area lying inside box `outer` (0 for an empty `inner`)."""
+    w = min(inner[2], outer[2]) - max(inner[0], outer[0])
+    h = min(inner[3], outer[3]) - max(inner[1], outer[1])
+    own = (inner[2] - inner[0]) * (inner[3] - inner[1])
+    return max(w, 0.0) * max(h, 0.0) / own if own > 0 else 0.0
 
 
 def own_box_score(d: Detection) -> float:
