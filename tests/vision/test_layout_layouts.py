@@ -472,3 +472,16 @@ def test_a_chow_whose_middle_tile_rises_is_no_stacked_kong_for_choices_the_decod
 
     assert _other_reading(chow(0.005)) is None
     assert _other_reading(chow(0.02)) == "stacked"
+
+
+def test_a_chow_at_the_left_whose_claimed_tile_is_barely_named_and_set_apart_is_one_meld() -> None:
+    """A 吃's sideways 三條 boxed as two pieces, the one kept named 南 at 0.09, set apart from its 四五條 by the gap of the
+    piece left out: the three may be a meld whatever that tile is, and read so the row is a 吃 and the hand, not
+    fourteen concealed tiles with a gap inside."""
+    hand = ["4p", "4p", "4p", "6p", "5s", "6s", "7s", "7s", "8s", "9s"]
+    barely = {"2z@2": (("2z", 0.09), ("8p", 0.04), ("1p", 0.03))}
+    a = assign(lay([[["7m"]], [["2z"], ["4s", "5s"], hand, ["6p"]]], sure=barely))
+    assert melds(a) == [("chi", "345s")]
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "6p", "7m")
+    sure = assign(lay([[["7m"]], [["2z"], ["4s", "5s"], hand, ["6p"]]]))  # a 南 named surely: no meld with them
+    assert not melds(sure)

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scoring.tiles import format_tiles, parse_tiles
+from scoring.tiles import CODES, format_tiles, parse_tiles
 from vision.reader.detection import Detection
 from vision.reader.layout.geometry import (
     BACK,
@@ -35,7 +35,7 @@ from vision.reader.layout.geometry import (
     split_groups,
     weak_splits,
 )
-from vision.reader.layout.legal import MIN_ALTERNATIVE, Decoded, Hypothesis, Slot, decode
+from vision.reader.layout.legal import ANY_BELOW, MIN_ALTERNATIVE, Decoded, Hypothesis, Slot, decode
 from vision.reader.layout.melds import classify_meld, partition_melds
 from vision.reader.layout.questions import question, tile_zh
 
@@ -262,7 +262,19 @@ def _split_meld(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
     if not all(p.face_up for p in tiles):  # a 暗杠 parted between its two backs or beside one
         return len(tiles) == 4 and (classify_meld(tiles)[0] or {}).get("type") == "angang"
     alike = all(_alike(tiles[0], p) for p in tiles[1:])
-    return alike if len(tiles) == 4 else alike or any(p.sideways for p in tiles) or classify_meld(tiles)[0] is not None
+    return alike if len(tiles) == 4 else (alike or any(p.sideways for p in tiles) or classify_meld(tiles)[0] is not None
+                                          or _meld_but_one_barely_named(tiles))
+
+
+def _meld_but_one_barely_named(tiles: Sequence[Placed]) -> bool:
+    """Three tiles, one of which the classifier barely names (`legal.ANY_BELOW`: the decoding may read it as any tile),
+    that some tile in its place makes a 吃 or 碰 (a sideways 三條 boxed as two pieces, the one kept named 南 at 0.09)."""
+    barely = [k for k, p in enumerate(tiles) if choices(p.det)[0][1] < ANY_BELOW]
+    if len(tiles) != 3 or len(barely) != 1:
+        return False
+    k = barely[0]
+    return any(classify_meld([*tiles[:k], replace(tiles[k], det=replace(tiles[k].det, tile=code)), *tiles[k + 1 :]])[0]
+               is not None for code in CODES)
 
 
 def _meld_type(u: Unit) -> str | None:
