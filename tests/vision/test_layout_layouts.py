@@ -485,3 +485,23 @@ def test_a_chow_at_the_left_whose_claimed_tile_is_barely_named_and_set_apart_is_
     assert (a.hand, a.win_tile, a.indicator) == (hand, "6p", "7m")
     sure = assign(lay([[["7m"]], [["2z"], ["4s", "5s"], hand, ["6p"]]]))  # a 南 named surely: no meld with them
     assert not melds(sure)
+
+
+def test_a_chow_and_a_pung_laid_touching_and_parted_by_a_gap_inside_the_pung_are_cut_into_both() -> None:
+    """After the winning tile, a 吃 四五六條 touching the first 四條 of a 碰, a gap, then its other two: two groups of four
+    and two tiles, neither a meld, together cut into the 吃 and the 碰."""
+    hand = ["7m", "8m", "9m", "5p", "5p", "7p", "8p"]
+    a = assign(lay([[["2s"]], [hand, ["6p"], ["4s", "5s", "6s", "4s"], ["4s", "4s"]]]))
+    assert melds(a) == [("chi", "456s"), ("peng", "444s")]
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "6p", "2s")
+
+
+def test_a_stacked_kong_beside_a_concealed_kong_across_a_gap_is_read_as_the_two_kongs() -> None:
+    """In the melds row, three 二筒 with a fourth stacked on the middle one, a gap, then a 暗杠 of 一條: the seven may be
+    cut as 二筒 ×3 + a back and a 暗杠 short of a tile, but the stacked kong and the whole 暗杠 are the likelier round."""
+    hand = ["2m", "2m", "6s", "6s", "8s", "8s", "8s"]
+    dets = lay([[["4s"], ["2p", "2p", "2p"], ["back", "1s", "1s", "back"]], [hand, ["6s"]]])
+    dets[2] = replace(dets[2], face_above=0.8)
+    a = assign(dets)
+    assert sorted(melds(a)) == [("angang", "1111s"), ("gang", "2222p")] and "kong_stacked" in codes(a)
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "6s", "4s")

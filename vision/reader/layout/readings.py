@@ -162,14 +162,14 @@ def row_units(groups: Sequence[Group], width: float) -> list[list[Unit]]:
             return [[]]
         g = groups[i]
         unit = Unit(tuple(g.tiles), g.row)
+        alone = (unit, *([replace(unit, kind=alt)] if (alt := _other_reading(g.tiles)) else []))
         nxt = groups[i + 1] if i + 1 < len(groups) else None
         if nxt is not None and _split_meld(g.tiles, nxt.tiles, width):
             merged = Unit((*g.tiles, *nxt.tiles), g.row, merged=True)
             stacked = [replace(merged, kind=alt)] if (alt := _other_reading(merged.tiles)) else []  # a narrow stacked box opens a gap
             return [*[[m, *rest] for rest in from_group(i + 2) for m in (merged, *stacked)],
-                    *[[unit, *rest] for rest in from_group(i + 1)]]
-        alt = _other_reading(g.tiles)
-        return [[u, *rest] for rest in from_group(i + 1) for u in (unit, *([replace(unit, kind=alt)] if alt else []))]
+                    *[[u, *rest] for rest in from_group(i + 1) for u in alone]]
+        return [[u, *rest] for rest in from_group(i + 1) for u in alone]
 
     return from_group(0)[:8]
 
@@ -254,11 +254,13 @@ def _split_meld(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
     碰/吃 whose claimed tile's gap measured wide: a claimed tile's box is not always wider than tall), or four
     with backs that make a 暗杠 (a back boxed narrower than it lies opens a gap between the two backs)."""
     tiles = (*a, *b)
-    if len(tiles) not in (3, 4):
+    if len(tiles) not in (3, 4, 6, 7, 8):
         return False
     gap = (b[0].u - b[0].along / 2) - (a[-1].u + a[-1].along / 2)
     if gap > KONG_APART * width:
         return False
+    if len(tiles) > 4:  # two melds laid touching, parted by a gap inside one of them: cut as `_melds_cut` cuts
+        return bool(partition_melds(tiles, need_sideways=False))
     if not all(p.face_up for p in tiles):  # a 暗杠 parted between its two backs or beside one
         return len(tiles) == 4 and (classify_meld(tiles)[0] or {}).get("type") == "angang"
     alike = all(_alike(tiles[0], p) for p in tiles[1:])
@@ -415,6 +417,16 @@ def _kongs_short(tiles: Sequence[Placed], sizes: Sequence[int]) -> int:
     return sum(n == 3 and any(not p.face_up for p in tiles[a : a + n]) for a, n in zip(starts, sizes))
 
 
+def _in_row_cost(u: Unit) -> float:
+    """What `_meld_cost` asks of a meld for lying in the hand row with nothing to show it (`meld_in_hand_row`)."""
+    return 0.0 if u.backs or any(p.sideways for p in u.tiles) else COSTS["meld_in_hand_row"]
+
+
+def _cut_cost(u: Unit) -> float:
+    """A group cut into melds (`_melds_cut`) that was two groups merged across a gap: a meld split by it (`kong_apart`)."""
+    return COSTS["kong_apart"] if u.merged else 0.0
+
+
 def _meld_cost(u: Unit, kind: str) -> float:
     shown = u.backs or any(p.sideways for p in u.tiles)
     odd = COSTS["kong_apart"] * (u.merged or u.kind == "stacked")
@@ -435,10 +447,10 @@ def _other_rows(rows: Sequence[Sequence[Unit]]) -> tuple[list[tuple[Unit, str]],
                 roles.append((u, "lone"))
             elif (kind := _meld_type(u)) is not None:
                 roles.append((u, "meld"))
-                cost += _meld_cost(u, kind) - (0.0 if u.backs or any(p.sideways for p in u.tiles)
-                                               else COSTS["meld_in_hand_row"])
+                cost += _meld_cost(u, kind) - _in_row_cost(u)
             elif (cut := _melds_cut(u)) is not None:
                 roles += [(m, "meld") for m in cut]
+                cost += sum(_meld_cost(m, _meld_type(m) or "three") - _in_row_cost(m) for m in cut) + _cut_cost(u)
             else:
                 return None
         cost += _variant_cost(units)
