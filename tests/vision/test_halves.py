@@ -54,6 +54,18 @@ def test_two_half_boxes_named_2p_become_the_4p_they_are_halves_of() -> None:
     assert 0.25 <= four.conf <= 1.0 and four.alternatives[0] == ("4p", 0.9)
 
 
+def test_a_standing_tile_boxed_as_its_top_and_bottom_each_named_as_it_is_one_tile() -> None:
+    """A standing 八條 boxed as its top and bottom half, each half named 八條 too (the sticks of a half look like the
+    tile): one above the other they are no two tiles, and a 碰 of them is no kong (composed tuning photo). Two boxes
+    side by side named as their union stay two tiles."""
+    dets = [d if d.tile != "2p" else Detection(d.box, "8s", d.conf, (("8s", 0.9),)) for d in row_with_a_halved_4p()]
+    out = whole_tiles(RGB, dets, whole_box(dets), np.array([0.07]), namer({(130, 20): (("8s", 0.97),)}))
+    assert sorted(d.tile for d in out) == ["1m", "2m", "3m", "5s", "6s", "8s"]
+    beside = [*dets[:3], tile(130, "8s", w=TW / 2), tile(130 + TW / 2, "8s", w=TW / 2), *dets[5:]]
+    union = np.array([[124.0, 12.0, 176.0, 68.0]])
+    assert whole_tiles(RGB, beside, union, np.array([0.07]), namer({(130, 20): (("8s", 0.97),)})) == beside
+
+
 def test_halves_are_kept_when_the_classifier_is_not_sure_of_a_whole_tile_there() -> None:
     dets = row_with_a_halved_4p()
     for answer in ((("4p", 0.3), ("2p", 0.2)), (("none", 0.8),), (("back", 0.9),)):

@@ -27,6 +27,10 @@ sideways boxed as its two ends, misnamed 南 and 三條); such a pair is one til
 together surely (`TWICE_SURE`): on 760 composed tuning photos (seeds 47, 0, 8 and 21) 5 more rounds right, none lost,
 and 4 more of the 300 kept-aside ones (2026-12-06).
 
+Two halves each named as the tile their union is named are two tiles when they lie side by side (two 八條 of a
+hand), but one when one lies above the other: the top and bottom half of a standing 八條 each look like an 八條, and
+taken for two tiles they made a 碰 a kong (1 444 → 1 445 of 1 520 composed tuning rounds, none lost; 2026-12-06).
+
 Sometimes only one half is boxed, surely, and the other half not at all: a box as wide as its neighbours but
 about half as high, named 2筒, or, for a tile lying sideways in a meld, as high as they are wide but half a
 tile long. `grown_tiles` names it again grown to a whole tile (to its neighbours' height from the end that lines
@@ -135,11 +139,11 @@ def _lying(u: Sequence[float], near_height: float, height: float | None = None) 
     return u[2] - u[0] >= LYING * h and h <= LYING_HEIGHT * near_height
 
 
-def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarray) -> list[tuple[Box, tuple[int, int], bool]]:
+def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarray) -> list[tuple[Box, tuple[int, int], str]]:
     """Pairs of named boxes that look like two halves of one tile: each small against the tiles nearest to
     them, abutting, their union a tile's size, and the detector's own weaker box over that union (IoU ≥
-    `WHOLE_IOU`); (union box, the pair, whether the two lie side by side overlapping by `ONE_TILE_TWICE`: one
-    tile boxed twice)."""
+    `WHOLE_IOU`); (union box, the pair, how they lie: "twice", side by side overlapping by `ONE_TILE_TWICE`: one
+    tile boxed twice; "above", one above the other: a standing tile's top and bottom; "beside", side by side)."""
     areas = [area(d.box) for d in named]
     centres = np.array([[(d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2] for d in named])
     weak = [tuple(float(v) for v in b) for b, s in zip(boxes, scores) if s >= WHOLE_FLOOR]
@@ -165,7 +169,7 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
                        for usual in ((median(others), photo_usual) if photo_wide else (median(others),))):
                 continue
             if weak and float(iou_matrix(np.array([u]), np.array(weak)).max()) >= WHOLE_IOU:
-                out.append((u, (i, j), twice))
+                out.append((u, (i, j), "twice" if twice else "above" if above else "beside"))
     return out
 
 
@@ -205,12 +209,12 @@ def _whole_tiles_once(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray
     tops = name(rgb, [u for u, _, _ in found])
     taken: set[int] = set()
     wholes: list[Detection] = []
-    for (whole, pair, twice), top in sorted(zip(found, tops), key=lambda x: -(x[1][0][1] if x[1] else 0.0)):
+    for (whole, pair, lie), top in sorted(zip(found, tops), key=lambda x: -(x[1][0][1] if x[1] else 0.0)):
         if not top or top[0][0] in NOT_A_TILE or top[0][1] < WHOLE_SURE or taken & set(pair):
             continue
-        if not twice and all(named[i].tile == top[0][0] for i in pair):
-            continue  # named as each half: two tiles side by side after all
-        if twice and named[pair[0]].tile != named[pair[1]].tile and top[0][1] < TWICE_SURE:
+        if lie == "beside" and all(named[i].tile == top[0][0] for i in pair):
+            continue  # named as each half, side by side: two tiles after all (a top and bottom half may be named so)
+        if lie == "twice" and named[pair[0]].tile != named[pair[1]].tile and top[0][1] < TWICE_SURE:
             continue  # two tiles boxed loosely, unless surely one
         if any(box_iou(whole, w.box) >= 0.5 for w in wholes):
             continue  # the same tile again, from another pair of its pieces
