@@ -263,8 +263,9 @@ PART_INSIDE = 0.85
 #: … and the classifier names it a tile the named one may be a part of at least this surely.
 PART_SURE = 0.8
 #: A box round a named one that holds this share of another named box read as the tile it is named is a box over two
-#: tiles, the part a whole tile and the other its neighbour (a 六筒 and the 七筒 beside it boxed as one, named 七筒: all
-#: six such boxes of 1 330 composed tuning photos; the two 四筒 of `IMG_27xx` swallow a 二筒, the other part).
+#: tiles, the part a whole tile and the other its neighbour (a 六筒 and the 七筒 beside it boxed as one, named 七筒). On
+#: 1 330 composed tuning photos the rule replaced six boxes, all wrongly; this keeps four of them. The two 四筒 of
+#: `IMG_27xx` it was made for hold a 二筒, the other part, and are still read whole.
 NEIGHBOUR_INSIDE = 0.5
 
 

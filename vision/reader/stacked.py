@@ -92,7 +92,7 @@ def face_above_row(rgb: np.ndarray, colours: tuple[np.ndarray, np.ndarray], dets
 
 def own_face(rgb: np.ndarray, tiles: Sequence[Detection], colours: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """The face colour of these tiles themselves: the median Lab of their top margins (`TOP_MARGIN`, blank on most
-    sets), where it differs from the cloth's at least as much as the photo's face colour does; else the photo's."""
+    sets), where it differs from the cloth's by `lone.LEAST_CONTRAST` at least; else the photo's (`colours`)."""
     lab = np.concatenate([lab_in(rgb, (t.box[0] + INSET * t.width, t.box[1] + TOP_MARGIN[0] * t.height,
                                        t.box[2] - INSET * t.width, t.box[1] + TOP_MARGIN[1] * t.height)) for t in tiles])
     if not len(lab):

@@ -249,10 +249,11 @@ def _middle_rises(a: Placed, b: Placed, c: Placed) -> bool:
 
 
 def _split_meld(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
-    """Two groups just beside each other that may be one meld split by a gap: four alike (a kong whose
+    """Two groups just beside each other that may be one meld split by a gap (or two): four alike (a kong whose
     fourth tile is set apart or lies sideways), three alike, with a sideways tile or making a 吃 (a
-    碰/吃 whose claimed tile's gap measured wide: a claimed tile's box is not always wider than tall), or four
-    with backs that make a 暗杠 (a back boxed narrower than it lies opens a gap between the two backs)."""
+    碰/吃 whose claimed tile's gap measured wide: a claimed tile's box is not always wider than tall, or one of them
+    barely named), four with backs that make a 暗杠 (a back boxed narrower than it lies opens a gap between the two
+    backs), or six to eight that cut into two melds (two melds laid touching, a gap inside one of them)."""
     tiles = (*a, *b)
     if len(tiles) not in (3, 4, 6, 7, 8):
         return False
@@ -271,8 +272,10 @@ def _split_meld(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
 def _meld_but_one_barely_named(tiles: Sequence[Placed]) -> bool:
     """Three tiles, one of which the classifier barely names (`legal.ANY_BELOW`: the decoding may read it as any tile),
     that some tile in its place makes a 吃 or 碰 (a sideways 三條 boxed as two pieces, the one kept named 南 at 0.09)."""
+    if len(tiles) != 3:
+        return False
     barely = [k for k, p in enumerate(tiles) if choices(p.det)[0][1] < ANY_BELOW]
-    if len(tiles) != 3 or len(barely) != 1:
+    if len(barely) != 1:
         return False
     k = barely[0]
     return any(classify_meld([*tiles[:k], replace(tiles[k], det=replace(tiles[k].det, tile=code)), *tiles[k + 1 :]])[0]
