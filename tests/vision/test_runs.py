@@ -65,3 +65,13 @@ def test_three_of_any_tile_boxed_as_two_wide_boxes_are_three() -> None:
     out = counted_runs(RGB, dets, namer((("2p", 0.8), ("3p", 0.05))))
     assert len(out) == len(dets) + 1 and sorted(d.conf for d in out if d.tile == "2p")[0] < 0.25
     assert counted_runs(RGB, dets, namer((("3p", 0.8),))) == dets  # a place the classifier names otherwise: as boxed
+
+
+def test_a_blank_boxed_alone_and_two_more_boxed_as_one_wide_box_are_three() -> None:
+    """Three 白板 at 170–290: the first boxed as itself, the other two as one box wider than tall but as tall as a tile.
+    The wide box joins the run; a box as low as a tile lying sideways does not."""
+    dets = row([(170, 210), (210, 290)])
+    out = counted_runs(RGB, dets, namer((("5z", 0.55), ("back", 0.05))))
+    assert len([d for d in out if d.tile == "5z"]) == 3
+    lying = [*dets[:5], Detection((210.0, 20.0 + TH - TW, 290.0, 20.0 + TH), "5z", 0.5, (("5z", 0.6),)), *dets[6:]]
+    assert counted_runs(RGB, lying, namer((("5z", 0.9),))) == lying
