@@ -369,3 +369,16 @@ def test_a_legal_round_read_only_by_assuming_much_is_read_again_deeper() -> None
     assert asked == [0.25, 0.1]
     assert [(m["type"], m["tiles"]) for m in a.melds] == [("peng", "222p"), ("chi", "789s")]
     assert (a.hand, a.win_tile, a.indicator) == (hand, "2m", "6s") and "legal_fix" in codes(a)
+
+
+def test_a_held_back_hand_tile_beside_a_kong_of_four_boxes_is_taken_before_every_swap() -> None:
+    """A kong laid as four tiles brings a box more than the 14 a hand counts, so the round seems to lack no tile, and
+    taking the held-back 三萬 is weighed as a kong's extra tile. Tried by cost alone, it still comes before the many
+    swaps of the hand's doubtful boxes for it (each makes no round), however many those are."""
+    dets = two_rows(HAND, "7s", [["5z", "5z", "5z", "5z"]], "9m")
+    dets = [Detection(d.box, d.tile, 0.5, d.alternatives) if 6 <= i < 15 and i != 7 else d for i, d in enumerate(dets)]
+    dets = hold_back(dets, 7, conf=0.15, p=0.6)  # the 3m, faint
+    shadow = Detection((500, 200, 530, 240), "1m", 0.15, (("1m", 0.6), ("back", 0.1)))  # a second faint box, off the rows
+    _, a = read([*dets, shadow])
+    assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m")
+    assert [(m["type"], m["tiles"]) for m in a.melds] == [("gang", "5555z")] and "三万" in asked_tiles(a)
