@@ -309,21 +309,14 @@ def whole_over_part(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, 
     for (i, box), top in surest_first:
         if out[i] is not named[i] or not top or top[0][1] < PART_SURE or not more_of_the_same(named[i].tile, top[0][0]):
             continue
-        if any(k != i and d.tile == top[0][0] and inside_share(d.box, box) >= NEIGHBOUR_INSIDE for k, d in enumerate(named)):
+        if any(k != i and d.tile == top[0][0] and covered_shares(d.box, [box])[0] >= NEIGHBOUR_INSIDE
+               for k, d in enumerate(named)):
             continue  # a box over the tile and the neighbour it is named as: two tiles, not one round a part
         whole = named_as_whole(named[i], box, top)
         others = [d for k, d in enumerate(out) if k != i]
         if any(k is whole for k in drop_covered([*others, whole])):  # a box lying over surer tiles is no tile
             out[i] = whole
     return named if all(a is b for a, b in zip(out, named)) else sorted(drop_covered(out), key=lambda d: (d.cx, d.cy))
-
-
-def inside_share(inner: Box, outer: Box) -> float:
-    """The share of box `inner`'s area lying inside box `outer` (0 for an empty `inner`)."""
-    w = min(inner[2], outer[2]) - max(inner[0], outer[0])
-    h = min(inner[3], outer[3]) - max(inner[1], outer[1])
-    own = (inner[2] - inner[0]) * (inner[3] - inner[1])
-    return max(w, 0.0) * max(h, 0.0) / own if own > 0 else 0.0
 
 
 def own_box_score(d: Detection) -> float:
