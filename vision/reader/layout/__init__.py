@@ -421,8 +421,8 @@ def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, 
                     continue
                 extra = k - len(aside) - max(lacking, 0)
                 if lacking <= k - len(aside) and extra <= MAX_KONGS:
-                    out.append((max(extra, 0), take + cost + KONG_EXTRA * max(extra, 0), tuple(d for d, _ in taken), aside))
-    return [(cost, taken, aside) for _, cost, taken, aside in sorted(out, key=lambda t: t[1])]
+                    out.append((take + cost + KONG_EXTRA * max(extra, 0), tuple(d for d, _ in taken), aside))
+    return sorted(out, key=lambda t: t[0])
 
 
 def _take_held_back(first: Assignment, sure: list[Detection], held: list[tuple[Detection, float]], given: str | None,
