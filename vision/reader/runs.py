@@ -33,7 +33,7 @@ from vision.reader.detector import tile_confidence
 from vision.reader.gaps import GAP_BOX_SCORE, Box, Namer
 from vision.reader.layout.geometry import BLANK
 
-#: Two boxes named 白板 touch when the gap between them is under this share of a tile's width …
+#: Two boxes named alike touch when the gap between them is under this share of a tile's width …
 TOUCH = 0.25
 #: … and their centres lie within this share of a tile's height across the row.
 IN_LINE = 0.3
