@@ -17,6 +17,7 @@ of least cost (reading + tiles changed from the classifier's first choice) that 
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -157,7 +158,8 @@ def row_units(groups: Sequence[Group], width: float) -> list[list[Unit]]:
     """The row's groups as units, in every way its kongs and melds split by a gap may be read (merged or not; a group
     left unmerged may still merge with the group after it: a sideways tile boxed narrow opens a gap on either side)."""
 
-    def from_group(i: int) -> list[list[Unit]]:
+    @functools.cache
+    def from_group(i: int) -> list[list[Unit]]:  # cached: both readings of a pair go on from the groups after it
         if i >= len(groups):
             return [[]]
         g = groups[i]
@@ -326,6 +328,7 @@ def _variant_cost(units: Sequence[Unit]) -> float:
 def _hand_row_readings(units: Sequence[Unit]) -> Iterator[tuple[list[tuple[Unit, str]], float]]:
     """Readings of the hand row: [melds | indicator] hand… [win] [melds] [indicator]."""
     m = len(units)
+    stacks_inside = [_stacks_inside(u) for u in units]  # each unit once, not once for every span holding it
     for a in range(m):
         for b in range(a, m):
             span = units[a : b + 1]
@@ -335,7 +338,7 @@ def _hand_row_readings(units: Sequence[Unit]) -> Iterator[tuple[list[tuple[Unit,
                 continue  # a kong's three with its fourth on top are no concealed tiles (read as three: `stack_ignored`)
             cost = COSTS["hand_gap"] * (len(span) - 1) + COSTS["sideways_in_hand"] * sum(
                 p.sideways for u in span for p in u.tiles)
-            cost += COSTS["stack_ignored"] * sum(_stacks_inside(u) for u in span)
+            cost += COSTS["stack_ignored"] * sum(stacks_inside[a : b + 1])
             cost += COSTS["kong_apart"] * sum(u.merged for u in span)  # a merged unit in the hand is odd
             for w in (b + 1, None):
                 if w is not None and (w >= m or not units[w].lone):
