@@ -64,3 +64,38 @@ def test_top_doubt_is_how_far_a_boxs_own_candidates_disagree_on_its_top():
     doubt = top_doubt(kept, np.array([0.8, 0.9, 0.9]), boxes, scores)
     assert doubt[0] == np.float64(13 / 60) and doubt[1] == np.float64(2 / 60) and doubt[2] == 0
     assert top_doubt(kept, np.array([0.8, 0.9, 0.9]), boxes, scores, least=0.85)[0] == 0  # not measured
+
+
+def test_lifted_over_is_the_score_of_a_box_lying_a_third_of_a_tile_higher_over_a_kept_one():
+    """A kong's fourth tile stacked on its middle tile is boxed before NMS, however faintly, as a tile-sized box a third
+    of a tile higher; a tile of the row above (a whole tile higher), a neighbour or the box itself is no such box."""
+    from vision.reader.detector import lifted_over
+
+    middle = [100, 100, 140, 160]  # a tile 40 × 60
+    on_top = [[101, 80, 141, 139], [99, 78, 139, 140]]  # a third of a tile higher, scored 0.08 and 0.03
+    row_above = [[100, 30, 140, 90]]  # more than a tile higher: the hand row's tile over a meld row
+    beside = [[130, 80, 170, 139]]  # as high, but three quarters of a tile across
+    itself = [[100, 98, 140, 160]]  # the kept box's own candidate, its top two pixels higher
+    boxes = np.array(on_top + row_above + beside + itself, float)
+    scores = np.array([0.08, 0.03, 0.9, 0.5, 0.7])
+    kept = np.array([middle, [0, 100, 40, 160]], float)
+    above = lifted_over(kept, np.array([0.8, 0.9]), boxes, scores)
+    assert above[0] == np.float64(0.08) and above[1] == 0
+    assert lifted_over(kept, np.array([0.8, 0.9]), boxes, scores, least=0.85)[0] == 0  # not measured
+
+
+def test_a_box_over_a_stacked_pair_is_measured_against_its_rows_line():
+    """The middle tile of a stacked kong is often boxed between the pair and the lower tile, a little high; the tile on
+    top lies lifted against the row (its surest neighbour at either side), not against that box. A stray box lying
+    lower beside it is no neighbour to go by."""
+    from vision.reader.detector import lifted_over, row_line
+
+    left, middle, right = [60, 100, 100, 160], [100, 92, 140, 156], [140, 100, 180, 160]
+    stray = [139, 130, 179, 190]  # nearer in line than the right tile, but far less sure
+    kept = np.array([left, middle, right, stray], float)
+    scores = np.array([0.9, 0.8, 0.9, 0.3])
+    np.testing.assert_allclose(row_line(kept[1:2], kept, scores)[0], [100, 100, 140, 160])
+    on_top = np.array([[101, 88, 141, 146]], float)  # a fifth of a tile over the row's top, 4 px over the box's own
+    assert lifted_over(kept, scores, on_top, np.array([0.2]))[1] == np.float64(0.2)
+    alone = np.array([middle], float)
+    assert lifted_over(alone, np.array([0.8]), on_top, np.array([0.2]))[0] == 0  # against its own top: too little

@@ -95,9 +95,9 @@ class Detector:
         return np.array([d.box for d in self.dets])[keep], self.scores[keep], np.zeros(int(keep.sum()), int)
 
     def find_boxes_and_doubt(self, rgb: np.ndarray, conf: float, doubt_from: float) -> tuple[np.ndarray, ...]:
-        """`find_boxes`, no box's top doubted (as `TileDetector.find_boxes_and_doubt` gives them)."""
+        """`find_boxes`, no box's top doubted and none lifted over it (as `TileDetector.find_boxes_and_doubt` gives them)."""
         boxes, scores, ids = self.find_boxes(rgb, conf)
-        return boxes, scores, ids, np.zeros(len(scores))
+        return boxes, scores, ids, np.zeros(len(scores)), np.zeros(len(scores))
 
     def name_boxes(self, rgb: np.ndarray, boxes: np.ndarray, scores: np.ndarray, conf: float) -> list[Detection]:
         """As `TileDetector.name_boxes`: the boxes whose score can reach `conf`, named (no tile boxed by a part here)."""

@@ -292,6 +292,21 @@ def test_three_alike_with_tile_face_above_the_middle_one_are_a_stacked_kong() ->
     assert melds(assign(chow)) == [("chi", "567s")]
 
 
+def test_three_alike_with_a_box_drawn_lifted_over_the_middle_one_are_a_stacked_kong() -> None:
+    """The detector boxed the lower tile of the stacked pair in line with the others and the tile on top only before
+    NMS dropped it, at 0.1 (`Detection.box_above`): a fourth tile lies on it. A faint box there (0.02) is no reason."""
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    dets = lay([[["3z"]], [hand, ["1z"], ["5s", "5s", "5s"]]])
+    boxed = list(dets)
+    boxed[-2] = replace(dets[-2], box_above=0.1)
+    a = assign(boxed)
+    assert melds(a) == [("gang", "5555s")] and "kong_stacked" in codes(a) and a.hand == hand and a.win_tile == "1z"
+    boxed[-2] = replace(dets[-2], box_above=0.02)
+    assert melds(assign(boxed)) == [("peng", "555s")]
+    chow = lay([[["3z"]], [hand, ["1z"], ["5s", "6s", "7s"]]])
+    chow[-2] = replace(chow[-2], box_above=0.5)  # three that are not alike: never a kong
+    assert melds(assign(chow)) == [("chi", "567s")]
+
 def test_two_melds_laid_touching_at_the_left_end_are_cut_into_melds() -> None:
     hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m"]
     a = assign(lay([[["1z"]], [["3m", "4m>", "5m", "7z", "7z", "7z"], hand, ["9m"]]]))

@@ -42,9 +42,9 @@ class _Stub:
         return boxes, scores[keep], np.zeros(int(keep.sum()), int)
 
     def find_boxes_and_doubt(self, rgb: np.ndarray, conf: float, doubt_from: float) -> tuple[np.ndarray, ...]:
-        """`find_boxes`, no box's top doubted (as `TileDetector.find_boxes_and_doubt` gives them)."""
+        """`find_boxes`, no box's top doubted and none lifted over it (as `TileDetector.find_boxes_and_doubt` gives them)."""
         boxes, scores, ids = self.find_boxes(rgb, conf)
-        return boxes, scores, ids, np.zeros(len(scores))
+        return boxes, scores, ids, np.zeros(len(scores)), np.zeros(len(scores))
 
     def _classify(self, rgb: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> list[Detection]:
         self.named.append(len(boxes))

@@ -26,6 +26,9 @@ class Detection:
     #: How much more tile face than over its neighbours lies just above this tile's row over it (`stacked.face_above_row`;
     #: 0 when not measured): a kong's fourth tile stacked on it.
     face_above: float = 0.0
+    #: The best score of the detector's boxes before NMS lying lifted over this tile's box (`detector.lifted_over`; 0
+    #: when not measured or none): the box of a kong's fourth tile stacked on it, which NMS seldom keeps.
+    box_above: float = 0.0
 
     @property
     def cx(self) -> float:

@@ -168,15 +168,16 @@ class TileDetector:
 
     def find_boxes_and_doubt(self, rgb: np.ndarray, conf: float = CONF_THRESHOLD, iou: float = IOU_THRESHOLD,
                              max_det: int = MAX_DETECTIONS, agnostic_score: bool = True,
-                             doubt_from: float = math.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """`find_boxes`, and each box's `top_doubt` among the boxes before NMS (measured for boxes scoring at
-        least `doubt_from`, 0 for the others)."""
+                             doubt_from: float = math.inf) -> tuple[np.ndarray, ...]:
+        """`find_boxes`, and each box's `top_doubt` and `lifted_over` among the boxes before NMS (measured for boxes
+        scoring at least `doubt_from`, 0 for the others)."""
         blob, geo = letterbox_pixels(rgb, self.imgsz) if self.takes_pixels else letterbox_blob(rgb, self.imgsz)
         output = self.session.run(None, {self.input_name: blob})[0]
         boxes, scores, cls_ids = decode_yolo_output(output, conf, len(self.names), agnostic_score=agnostic_score)
         keep = nms(boxes, scores, iou, max_det)
         doubt = top_doubt(boxes[keep], scores[keep], boxes, scores, doubt_from)
-        return boxes_to_image(boxes[keep], geo), scores[keep], cls_ids[keep], doubt
+        lifted = lifted_over(boxes[keep], scores[keep], boxes, scores, doubt_from)
+        return boxes_to_image(boxes[keep], geo), scores[keep], cls_ids[keep], doubt, lifted
 
     def name_boxes(self, rgb: np.ndarray, boxes: np.ndarray, scores: np.ndarray, conf: float = CONF_THRESHOLD) -> list[Detection]:
         """The YOLO stage's `boxes` scoring at least `box_floor(conf)`, named (`_classify`); a tile the reader keeps (at
@@ -230,6 +231,54 @@ def top_doubt(kept: np.ndarray, kept_scores: np.ndarray, boxes: np.ndarray, scor
             continue
         tops = cand[near, 1][cand_scores[near] >= DOUBT_SCORE * cand_scores[near].max()]
         out[k] = (tops.max() - tops.min()) / max(y2 - y1, 1e-9)
+    return out
+
+
+#: A box before NMS lying lifted over a kept one (`lifted_over`): its centre within `LIFT_CENTRE` of the kept box's
+#: width across from its own, its top `LIFT_TOP` of the kept box's height above the kept top, its bottom at least
+#: `LIFT_BOTTOM` above the kept bottom, and about as large (`LIFT_HEIGHT`, `LIFT_WIDTH` of it): the box of a tile lying
+#: on the kept one, a kong's fourth tile stacked on its middle tile, however faint (it seldom survives NMS).
+LIFT_CENTRE = 0.25
+LIFT_TOP = (0.15, 0.6)
+LIFT_BOTTOM = 0.15
+LIFT_HEIGHT = (0.75, 1.25)
+LIFT_WIDTH = (0.7, 1.3)
+
+
+def row_line(boxes: np.ndarray, row: np.ndarray, row_scores: np.ndarray) -> np.ndarray:
+    """Each of `boxes` with its top and bottom moved to its row's: the mean of its surest neighbour at either side
+    among `row` (its centre 0.7–1.4 of its width away, lying across at most half its height from it), where it has
+    one at both."""
+    out = boxes.astype(float, copy=True)
+    for i, b in enumerate(boxes):
+        w, h, cx, cy = b[2] - b[0], b[3] - b[1], (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        dx, dy = (row[:, 0] + row[:, 2]) / 2 - cx, (row[:, 1] + row[:, 3]) / 2 - cy
+        near = (np.abs(dx) >= 0.7 * w) & (np.abs(dx) <= 1.4 * w) & (np.abs(dy) <= 0.5 * h)
+        left, right = np.nonzero(near & (dx < 0))[0], np.nonzero(near & (dx > 0))[0]
+        if len(left) and len(right):
+            a, c = row[left[np.argmax(row_scores[left])]], row[right[np.argmax(row_scores[right])]]
+            out[i, 1], out[i, 3] = (a[1] + c[1]) / 2, (a[3] + c[3]) / 2
+    return out
+
+
+def lifted_over(kept: np.ndarray, kept_scores: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                least: float = 0.0) -> np.ndarray:
+    """For each kept box scoring at least `least`, the best score of the detector's boxes before NMS lying lifted
+    over it (see `LIFT_CENTRE`), 0 when none (and for the others). Composed tuning photos, 2026-12-06: of 59 stacked
+    kongs' lower middle tiles, 78 % had one scoring 0.05 or more; of 1 739 three alike side by side in a row (碰 and
+    concealed), none."""
+    out = np.zeros(len(kept))
+    measured = np.nonzero(kept_scores >= least)[0]
+    if not len(measured) or not len(boxes):
+        return out
+    k = row_line(kept[measured], kept[measured], kept_scores[measured])
+    w, h = (k[:, 2] - k[:, 0])[:, None], (k[:, 3] - k[:, 1])[:, None]
+    bw, bh = (boxes[:, 2] - boxes[:, 0])[None, :], (boxes[:, 3] - boxes[:, 1])[None, :]
+    lift = k[:, 1:2] - boxes[None, :, 1]
+    over = ((np.abs((boxes[None, :, 0] + boxes[None, :, 2]) - (k[:, 0:1] + k[:, 2:3])) / 2 < LIFT_CENTRE * w)
+            & (lift >= LIFT_TOP[0] * h) & (lift <= LIFT_TOP[1] * h) & (k[:, 3:4] - boxes[None, :, 3] >= LIFT_BOTTOM * h)
+            & (bh >= LIFT_HEIGHT[0] * h) & (bh <= LIFT_HEIGHT[1] * h) & (bw >= LIFT_WIDTH[0] * w) & (bw <= LIFT_WIDTH[1] * w))
+    out[measured] = np.where(over, scores[None, :], 0.0).max(axis=1)
     return out
 
 

@@ -14,8 +14,9 @@ by side boxed fewer times than their span holds, `vision.reader.runs`), each kep
 tile and held back like the faint boxes, so that it counts only when the round lacks a tile. The boxes named at the threshold are
 the detector's own at that threshold: greedy NMS keeps a box whatever weaker boxes lie under it; a tile boxed as two
 halves or by one half alone is read whole first (`vision.reader.halves`, then `detector.whole_over_part`), and each
-carries how far the detector's boxes before NMS disagree on its top (`Detection.top_doubt`) and how much tile face shows
-above its row over it (`Detection.face_above`, `vision.reader.stacked`): a kong's fourth tile stacked on it.
+carries how far the detector's boxes before NMS disagree on its top (`Detection.top_doubt`), how surely one of them lies
+lifted over it (`Detection.box_above`) and how much tile face shows above its row over it (`Detection.face_above`,
+`vision.reader.stacked`): a kong's fourth tile stacked on it.
 """
 
 from __future__ import annotations
@@ -65,10 +66,10 @@ def mirrored_scores(detector: Any, rgb: np.ndarray, boxes: np.ndarray, scores: n
     return better
 
 
-def with_top_doubt(dets: list[Detection], boxes: np.ndarray, doubt: np.ndarray) -> list[Detection]:
-    """`dets` (named from `boxes`) each with its box's `top_doubt`."""
-    by_box = {tuple(float(v) for v in b): float(x) for b, x in zip(boxes, doubt) if x}
-    return [replace(d, top_doubt=by_box[d.box]) if d.box in by_box else d for d in dets]
+def with_box_cues(dets: list[Detection], boxes: np.ndarray, doubt: np.ndarray, above: np.ndarray) -> list[Detection]:
+    """`dets` (named from `boxes`) each with its box's `top_doubt` and `box_above`."""
+    by_box = {tuple(float(v) for v in b): (float(x), float(y)) for b, x, y in zip(boxes, doubt, above) if x or y}
+    return [replace(d, top_doubt=by_box[d.box][0], box_above=by_box[d.box][1]) if d.box in by_box else d for d in dets]
 
 
 class DetectionLevels:
@@ -80,6 +81,7 @@ class DetectionLevels:
         self._boxes: np.ndarray | None = None
         self._scores: np.ndarray | None = None
         self._doubt: np.ndarray = np.zeros(0)
+        self._above: np.ndarray = np.zeros(0)
         #: The first threshold asked and every box named for it, those it leaves out too (they count deeper down).
         self._first: tuple[float, list[Detection]] | None = None
         #: Each box's face above its row (`stacked.FaceAbove`: the photo's face colour mask made once, when needed).
@@ -93,13 +95,13 @@ class DetectionLevels:
         if self._boxes is None:  # with gap filling, down to the faint boxes (`gaps.faint_tiles`)
             lowest = box_floor(min(conf, self.floor))
             floor = min(lowest, FAINT_FLOOR) if self.fill_gaps else lowest
-            self._boxes, self._scores, _, self._doubt = self.detector.find_boxes_and_doubt(
+            self._boxes, self._scores, _, self._doubt, self._above = self.detector.find_boxes_and_doubt(
                 self.rgb, floor, doubt_from=box_floor(conf))
         assert self._scores is not None
         if self._first is None:
             sure = self._scores >= box_floor(conf)
-            named = with_top_doubt(self.detector._classify(self.rgb, self._boxes[sure], self._scores[sure]),
-                                   self._boxes[sure], self._doubt[sure])
+            named = with_box_cues(self.detector._classify(self.rgb, self._boxes[sure], self._scores[sure]),
+                                  self._boxes[sure], self._doubt[sure], self._above[sure])
             if hasattr(self.detector.classifier, "classify_top"):  # a tile boxed as two halves, read whole
                 named = whole_tiles(self.rgb, named, self._boxes, self._scores, self.detector.classifier.classify_top)
                 named = grown_tiles(self.rgb, named, self.detector.classifier.classify_top)
