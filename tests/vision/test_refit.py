@@ -64,6 +64,8 @@ def test_a_lone_box_half_a_tile_too_large_is_read_again_at_a_tiles_size() -> Non
     assert tile_size(named) == (TW, TH) and loose_lone_boxes(named, (TW, TH)) == [8]
     out = refit_lone_tiles(photo(), named, Classifier(), Classifier().classify_top)
     assert out[8].tile == "5m" and box_iou(out[8].box, INDICATOR) >= 0.7 and out[:8] == named[:8]
+    surely = [*named[:8], Detection(loose, "3m", 0.3, (("3m", 0.92),))]  # a loose crop may be named surely, and wrongly
+    assert refit_lone_tiles(photo(), surely, Classifier(), Classifier().classify_top)[8].tile == "5m"
 
 
 def test_the_lower_half_of_a_lone_tile_is_read_again_as_the_whole_tile() -> None:
