@@ -75,3 +75,16 @@ def test_a_blank_boxed_alone_and_two_more_boxed_as_one_wide_box_are_three() -> N
     assert len([d for d in out if d.tile == "5z"]) == 3
     lying = [*dets[:5], Detection((210.0, 20.0 + TH - TW, 290.0, 20.0 + TH), "5z", 0.5, (("5z", 0.6),)), *dets[6:]]
     assert counted_runs(RGB, lying, namer((("5z", 0.9),))) == lying
+
+
+def test_two_blanks_boxed_as_one_box_beside_a_standing_tile_are_two() -> None:
+    """Two 白板 at 170–250 after the 4萬, boxed as one box wider than tall but as tall as the 4萬 beside it: a run of its
+    own, parted in two. A box as low as a tile lying sideways (a claimed tile), or one as tall lying alone, is not."""
+    dets = row([(172, 248)])
+    out = counted_runs(RGB, dets, namer((("5z", 0.55), ("back", 0.05))))
+    blanks = [d for d in out if d.tile == "5z"]
+    assert len(blanks) == 2 and [round(d.box[0]) for d in blanks] == [172, 210]
+    lying = row([])[:4] + [Detection((172.0, 20.0 + TH - TW, 248.0, 20.0 + TH), "5z", 0.5, (("5z", 0.6),))]
+    assert counted_runs(RGB, lying, namer((("5z", 0.9),))) == lying
+    alone = row([])[:4] + [tile(260, 336, "5z", conf=0.5, p=0.6)]  # half a tile and more from the 4萬: no neighbour
+    assert counted_runs(RGB, alone, namer((("5z", 0.9),))) == alone
