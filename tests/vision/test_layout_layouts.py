@@ -255,6 +255,18 @@ def test_a_pung_whose_middle_box_is_a_little_taller_stays_a_pung() -> None:
     assert melds(assign(_with_middle_box(dets, (x1, y1 - 0.19 * TH, x2, y2 - 0.19 * TH)))) == [("peng", "555s")]
 
 
+def test_a_pung_whose_claimed_tile_lies_sideways_boxed_square_stays_a_pung() -> None:
+    """A claimed tile lying sideways at the pung's end boxed square (as high as a tile is wide, lying lower): against
+    it and the tile at the other end together the middle one rose a fifth of a tile, and the pung was read a stacked
+    kong. Measured against the standing one alone it lies in line."""
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    dets = lay([[["3z"]], [hand, ["1z"], ["5s", "5s", "5s"]]])
+    square = list(dets)
+    x1, _, _, y2 = dets[-3].box
+    square[-3] = Detection((x1, y2 - TW, x1 + TW, y2), "5s", 0.9, (("5s", 0.97),))
+    square = _with_middle_box(square, (dets[-2].box[0], dets[-2].box[1] - 2, dets[-2].box[2], dets[-2].box[3]))
+    assert melds(assign(square)) == [("peng", "555s")]
+
 def test_a_middle_tile_set_a_little_higher_whose_top_the_detector_doubts_is_a_stacked_kong() -> None:
     """Lifted as a whole by 0.15 of a tile, the middle box alone says nothing; where the detector's own boxes
     there disagree on its top by a fifth of a tile (boxed now as the pair, now as the tile on top), a fourth tile

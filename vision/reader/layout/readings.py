@@ -78,6 +78,9 @@ STACK_LIFTED = 0.24
 #: the 278 碰 (2026-12-05).
 STACK_DOUBT_LIFT = 0.1
 STACK_DOUBT = 0.1
+#: The outer two of three are measured together only when the lower box is at least this share as high as the other:
+#: a claimed tile lying sideways boxed about square is lower and lies lower, and the middle tile rose against it.
+UNLIKE_HEIGHT = 0.85
 #: … or, just above the row, over the middle tile lies this much more tile face than over the others
 #: (`Detection.face_above`, `vision.reader.stacked`): the tile on top, boxed with neither.
 STACK_FACE = 0.5
@@ -245,6 +248,8 @@ def _middle_rises(a: Placed, b: Placed, c: Placed) -> bool:
     """The middle `b` of three standing tiles in row order reaches `STACK_RISE` higher than the outer two, its
     bottom in line with theirs (the stacked pair boxed as one), or lies `STACK_LIFTED` higher as a whole (the
     tile on top boxed alone), or `STACK_DOUBT_LIFT` higher where the detector doubts its top: a fourth tile lies on it."""
+    if min(a.across, c.across) < UNLIKE_HEIGHT * max(a.across, c.across):  # one lies sideways, boxed square: not a line
+        a = c = a if a.across > c.across else c
     height = (a.across + c.across) / 2
     top = ((a.v - a.across / 2) + (c.v - c.across / 2)) / 2
     bottom = ((a.v + a.across / 2) + (c.v + c.across / 2)) / 2
