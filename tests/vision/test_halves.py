@@ -282,7 +282,7 @@ def test_a_claimed_tile_boxed_twice_each_box_named_as_it_is_read_as_one_tile() -
     out = whole_tiles(RGB, [*row, *pieces, *after], weak, np.array([0.1]), namer({(round(x), round(y)): (("6s", 0.9),)}))
     assert sorted(d.tile for d in out) == ["1m", "2m", "3m", "6s", "7s", "8s"]
     assert next(d for d in out if d.tile == "6s").box == (x, y, x + TH, y + TW)
-    touching = [tile(x, "6s", y=y, w=27, h=TW), tile(x + 27, "6s", y=y, w=27, h=TW)]  # overlapping by nothing
+    touching = [tile(x, "6s", w=27), tile(x + 27, "6s", w=27)]  # standing, as tall as the row, overlapping by nothing
     dets = [*row, *touching, *after]
     assert whole_tiles(RGB, dets, weak, np.array([0.1]), namer({(round(x), round(y)): (("6s", 0.9),)})) == dets
 
@@ -379,3 +379,18 @@ def test_a_box_round_a_part_that_lies_over_surer_tiles_is_not_taken() -> None:
     dets = [*dets, surer]
     out = whole_over_part(RGB, dets, boxes, scores, namer({(96, 36): (("4p", 0.9),)}))
     assert sorted(d.tile for d in out) == ["1m", "2p", "5s", "9m"]
+
+
+def test_a_claimed_8s_boxed_as_its_two_ends_each_named_as_it_is_one_tile_lying_sideways() -> None:
+    """A 碰's sideways 八條 boxed as its two ends, barely overlapping, each named 八條 (composed tuning photo
+    s21_tuning_one_row_090, 2026-12-06): as low as a tile lying sideways and as long as a tile is tall, one tile, and
+    the 碰 no kong. Two standing 八條 boxed short, as low, but their union a tile's width longer, stay two."""
+    row, after, x, y, weak = around_a_claimed_tile(("8s", "8s"), ("2m", "3m"))
+    ends = [tile(x, "8s", y=y, w=28, h=TW, p=0.5), tile(x + 26, "8s", y=y, w=28, h=TW, p=0.5)]
+    out = whole_tiles(RGB, [*row, *ends, *after], weak, np.array([0.1]), namer({(round(x), round(y)): (("8s", 0.9),)}))
+    assert sorted(d.tile for d in out) == ["2m", "3m", "8s", "8s", "8s"]
+    assert next(d for d in out if d.box[0] == x).box == (x, y, x + TH, y + TW)
+    short = [tile(x, "8s", y=y, w=TW, h=TW), tile(x + TW, "8s", y=y, w=TW, h=TW)]  # two standing tiles' lower parts
+    dets = [*row, *short, *after]
+    weak = np.array([[x - 2, y - 2, x + 2 * TW + 2, y + TW + 2]])
+    assert whole_tiles(RGB, dets, weak, np.array([0.1]), namer({(round(x), round(y)): (("8s", 0.9),)})) == dets

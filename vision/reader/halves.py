@@ -121,6 +121,9 @@ LYING = 1.2
 #: … and at most this share of the height of the tiles nearest to it (a tile's width, not its height: small tiles far
 #: off side by side are as high as their neighbours).
 LYING_HEIGHT = 0.85
+#: … and two pieces named each as their union are one tile lying sideways only when their union is at most this share as
+#: long as the tiles near it are tall: two standing tiles boxed short above are as low, but a tile's width longer.
+LYING_LENGTH = 1.15
 
 
 #: Two boxes side by side overlapping along the row by this share of the narrower one are one tile boxed twice (each box
@@ -143,7 +146,8 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
     """Pairs of named boxes that look like two halves of one tile: each small against the tiles nearest to
     them, abutting, their union a tile's size, and the detector's own weaker box over that union (IoU ≥
     `WHOLE_IOU`); (union box, the pair, how they lie: "twice", side by side overlapping by `ONE_TILE_TWICE`: one
-    tile boxed twice; "above", one above the other: a standing tile's top and bottom; "beside", side by side)."""
+    tile boxed twice; "above", one above the other: a standing tile's top and bottom; "lying", side by side, their
+    union a tile lying sideways (`_lying`, `LYING_LENGTH`): a claimed tile's two ends; "beside", side by side)."""
     areas = [area(d.box) for d in named]
     centres = np.array([[(d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2] for d in named])
     weak = [tuple(float(v) for v in b) for b, s in zip(boxes, scores) if s >= WHOLE_FLOOR]
@@ -164,12 +168,15 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
             # a tile boxed twice is more than half of it in each box (whether each is named as it: `TWICE_SURE`)
             half = HALF_AREA_ABOVE if above or twice else HALF_AREA
             pieces_height = (a[3] - a[1] + b[3] - b[1]) / 2  # their union runs taller where one lies a little lower
-            photo_wide = above or _lying(u, median(named[k].box[3] - named[k].box[1] for k in near), pieces_height)
+            near_height = median(named[k].box[3] - named[k].box[1] for k in near)
+            lying = not above and _lying(u, near_height, pieces_height)
+            photo_wide = above or lying
+            lying = lying and u[2] - u[0] <= LYING_LENGTH * near_height  # as long as a tile is tall: not two short boxes
             if not any(max(areas[i], areas[j]) <= half * usual and UNION_AREA[0] * usual <= area(u) <= UNION_AREA[1] * usual
                        for usual in ((median(others), photo_usual) if photo_wide else (median(others),))):
                 continue
             if weak and float(iou_matrix(np.array([u]), np.array(weak)).max()) >= WHOLE_IOU:
-                out.append((u, (i, j), "twice" if twice else "above" if above else "beside"))
+                out.append((u, (i, j), "twice" if twice else "above" if above else "lying" if lying else "beside"))
     return out
 
 
@@ -213,7 +220,8 @@ def _whole_tiles_once(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray
         if not top or top[0][0] in NOT_A_TILE or top[0][1] < WHOLE_SURE or taken & set(pair):
             continue
         if lie == "beside" and all(named[i].tile == top[0][0] for i in pair):
-            continue  # named as each half, side by side: two tiles after all (a top and bottom half may be named so)
+            continue  # named as each half, side by side: two tiles after all (a top and bottom half may be named so, and
+            # the two ends of a claimed 八條 lying sideways, as low as a lying tile: "lying")
         if lie == "twice" and named[pair[0]].tile != named[pair[1]].tile and top[0][1] < TWICE_SURE:
             continue  # two tiles boxed loosely, unless surely one
         if any(box_iou(whole, w.box) >= 0.5 for w in wholes):
