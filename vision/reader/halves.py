@@ -169,9 +169,9 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
             half = HALF_AREA_ABOVE if above or twice else HALF_AREA
             pieces_height = (a[3] - a[1] + b[3] - b[1]) / 2  # their union runs taller where one lies a little lower
             near_height = median(named[k].box[3] - named[k].box[1] for k in near)
-            lying = not above and _lying(u, near_height, pieces_height)
-            photo_wide = above or lying
-            lying = lying and u[2] - u[0] <= LYING_LENGTH * near_height  # as long as a tile is tall: not two short boxes
+            low_and_wide = not above and _lying(u, near_height, pieces_height)
+            photo_wide = above or low_and_wide
+            lying = low_and_wide and u[2] - u[0] <= LYING_LENGTH * near_height  # as long as a tile is tall: one tile
             if not any(max(areas[i], areas[j]) <= half * usual and UNION_AREA[0] * usual <= area(u) <= UNION_AREA[1] * usual
                        for usual in ((median(others), photo_usual) if photo_wide else (median(others),))):
                 continue
@@ -220,8 +220,8 @@ def _whole_tiles_once(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray
         if not top or top[0][0] in NOT_A_TILE or top[0][1] < WHOLE_SURE or taken & set(pair):
             continue
         if lie == "beside" and all(named[i].tile == top[0][0] for i in pair):
-            continue  # named as each half, side by side: two tiles after all (a top and bottom half may be named so, and
-            # the two ends of a claimed 八條 lying sideways, as low as a lying tile: "lying")
+            continue  # named as each half, side by side: two tiles after all (a top and bottom half may be named so; the
+            # two ends of a claimed 八條, as low as a lying tile and as long, lie "lying", not "beside")
         if lie == "twice" and named[pair[0]].tile != named[pair[1]].tile and top[0][1] < TWICE_SURE:
             continue  # two tiles boxed loosely, unless surely one
         if any(box_iou(whole, w.box) >= 0.5 for w in wholes):

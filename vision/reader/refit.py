@@ -16,12 +16,14 @@ more of the 120 held-out photos; none lost.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from vision.reader.classifier import NO_TILE, crop_tile, tile_columns
 from vision.reader.detection import Detection
-from vision.reader.detector import Box, Top, named_as_whole
+from vision.reader.detector import Box, named_as_whole
+from vision.reader.gaps import Namer
 
 #: A box whose width or height is off a tile's (the median standing box's) by more than this share is loose or short.
 OFF_SIZE = 0.15
@@ -33,16 +35,14 @@ SQUARE = (0.8, 1.25)
 STEPS = 3
 #: The tile a place is named takes the loose box's place only when the classifier gives it at least this …
 REFIT_SURE = 0.7
-#: A box named this surely is not read again (a loose box's crop may be named surely and wrongly: the lower half of a
-#: 二筒 read 一筒 at 0.90), nor is a place whose first look names no tile this surely, or names the box's own tile: a
-#: classifier run that would not change the reading (on the held-out photos 10.6 ms a photo without these, 7.7 with).
-SURE_ALREADY = 0.99
-PROMISING = 0.5
 #: … and the photo has at least this many standing boxes to measure a tile by.
 LEAST_TILES = 5
-
-#: (photo, boxes) → each box's `Top` (`classifier.TileClassifier.classify_top`).
-Namer = Callable[[np.ndarray, list[Box]], list[Top]]
+#: A box named this surely is not read again (a loose box's crop may be named surely and wrongly: the lower half of a
+#: 二筒 read 一筒 at 0.90), nor is a place whose first look names no tile this surely (`FIRST_LOOK_SURE`), or names the
+#: box's own tile: a classifier run that would not change the reading (on the held-out photos 10.6 ms a photo without
+#: these, 7.7 with).
+SURE_ALREADY = 0.99
+FIRST_LOOK_SURE = 0.5
 
 
 def tile_size(named: Sequence[Detection]) -> tuple[float, float] | None:
@@ -86,12 +86,12 @@ def tile_places(box: Box, w: float, h: float) -> list[Box]:
     return list(dict.fromkeys((float(x), float(y), float(x + w), float(y + h)) for y in ys for x in xs))
 
 
-def refit_lone_tiles(rgb: np.ndarray, named: list[Detection], classifier: object, name: Namer,
+def refit_lone_tiles(rgb: np.ndarray, named: list[Detection], classifier: Any, name: Namer,
                      among: Callable[[Detection], bool] | None = None) -> list[Detection]:  # fmt: skip
-    """`named` with each loose lone box (`loose_lone_boxes`; only those `among` passes, when given, and named under
-    `SURE_ALREADY`) read again at the place of a tile's size the classifier's first look names surest (`PROMISING`, and
-    another tile), where its tile (`name`) is another one, named at least `REFIT_SURE` and more surely than the loose
-    box's."""
+    """`named` with each loose lone box (`loose_lone_boxes`, named under `SURE_ALREADY`; only those `among` passes, when
+    given) read again: of the places of a tile's size over it, the one the classifier's first look names surest is named
+    by `name`, and that tile replaces the box's when it is another, named at least `REFIT_SURE` and more surely. A place
+    whose first look names the box's own tile, or none at `FIRST_LOOK_SURE`, is not named again."""
     size = tile_size(named)
     if size is None:
         return named
@@ -107,13 +107,13 @@ def refit_lone_tiles(rgb: np.ndarray, named: list[Detection], classifier: object
                   if p[0] >= 0 and p[1] >= 0 and p[2] <= width and p[3] <= height]
         if not places:
             continue
-        probs = classifier(np.stack([crop_tile(rgb, p) for p in places]))  # type: ignore[operator]
-        columns = tile_columns(classifier.names)  # type: ignore[attr-defined]
-        first = probs[:, columns]
+        columns = tile_columns(classifier.names)
+        first = classifier(np.stack([crop_tile(rgb, p) for p in places]))[:, columns]
         best = int(first.max(axis=1).argmax())
-        if first[best].max() < PROMISING or classifier.names[columns[int(first[best].argmax())]] == d.tile:  # type: ignore[attr-defined]
+        if first[best].max() < FIRST_LOOK_SURE or classifier.names[columns[int(first[best].argmax())]] == d.tile:
             continue
         top = name(rgb, [places[best]])[0]
-        if top and top[0][0] != NO_TILE and top[0][0] != d.tile and top[0][1] >= REFIT_SURE and top[0][1] > d.alternatives[0][1]:
+        if (top and top[0][0] not in (NO_TILE, d.tile) and top[0][1] >= REFIT_SURE
+                and top[0][1] > d.alternatives[0][1]):
             out[i] = named_as_whole(d, places[best], top)
     return out

@@ -219,8 +219,8 @@ def _other_reading(tiles: Sequence[Placed]) -> str | None:
     shifted = standing and min(a.v, c.v) - b.v > STACK_SHIFT * across[1]
     tall = standing and across[-1] > STACK_TALL * across[1]  # a sideways tile lies low: no height to go by
     alike = standing and a.tile == b.tile == c.tile  # read alike, not only may be
-    face = alike and (b.det.face_above >= STACK_FACE or b.det.box_above >= STACK_BOX)
-    return "stacked" if shifted or tall or face or (standing and _middle_rises(a, b, c)) else None
+    seen_on_top = alike and (b.det.face_above >= STACK_FACE or b.det.box_above >= STACK_BOX)  # face, or a box, over it
+    return "stacked" if shifted or tall or seen_on_top or (standing and _middle_rises(a, b, c)) else None
 
 
 def end_read_as_face(tiles: Sequence[Placed]) -> Placed | None:
@@ -247,7 +247,8 @@ def _end_read_back(u: Unit, role: str) -> Placed | None:
 def _middle_rises(a: Placed, b: Placed, c: Placed) -> bool:
     """The middle `b` of three standing tiles in row order reaches `STACK_RISE` higher than the outer two, its
     bottom in line with theirs (the stacked pair boxed as one), or lies `STACK_LIFTED` higher as a whole (the
-    tile on top boxed alone), or `STACK_DOUBT_LIFT` higher where the detector doubts its top: a fourth tile lies on it."""
+    tile on top boxed alone), or `STACK_DOUBT_LIFT` higher where the detector doubts its top: a fourth tile lies on it.
+    Outer two unlike in height (`UNLIKE_HEIGHT`) are no line to measure by: the taller alone is."""
     if min(a.across, c.across) < UNLIKE_HEIGHT * max(a.across, c.across):  # one lies sideways, boxed square: not a line
         a = c = a if a.across > c.across else c
     height = (a.across + c.across) / 2
