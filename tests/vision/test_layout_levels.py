@@ -77,6 +77,18 @@ class _Unsure(_Stub):
                 for b, s in zip(boxes, scores)]
 
 
+def test_each_named_box_carries_its_doubted_top_and_the_box_lifted_over_it_from_the_detectors_pass() -> None:
+    """The YOLO stage's measures of each box before NMS (`Detection.top_doubt`, `Detection.box_above`) reach the tiles
+    named at the threshold, each on its own box."""
+
+    class Lifted(_Stub):
+        def find_boxes_and_doubt(self, rgb: np.ndarray, conf: float, doubt_from: float) -> tuple[np.ndarray, ...]:
+            boxes, scores, ids, _, _ = super().find_boxes_and_doubt(rgb, conf, doubt_from)
+            return boxes, scores, ids, np.array([0.0, 0.2, 0.0, 0.0])[:len(boxes)], np.array([0.0, 0.3, 0.0, 0.0])[:len(boxes)]
+
+    first = DetectionLevels(Lifted(), photo(140), 0.1).at(0.25)
+    assert [(d.top_doubt, d.box_above) for d in first] == [(0.0, 0.0), (0.2, 0.3)]
+
 def test_a_box_the_threshold_named_but_found_unsure_is_given_deeper_down_like_a_fainter_one() -> None:
     stub = _Unsure()
     levels = DetectionLevels(stub, photo(240), 0.1)
