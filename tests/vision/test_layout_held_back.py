@@ -382,3 +382,16 @@ def test_a_held_back_hand_tile_beside_a_kong_of_four_boxes_is_taken_before_every
     _, a = read([*dets, shadow])
     assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m")
     assert [(m["type"], m["tiles"]) for m in a.melds] == [("gang", "5555z")] and "三万" in asked_tiles(a)
+
+
+def test_a_sure_box_over_a_pungs_last_two_faint_tiles_is_set_aside_not_a_kongs_fourth() -> None:
+    """A 碰 of 八條 whose last two tiles are boxed faintly each (0.2) and surely together, by one box a tile and a half
+    wide (composed tuning photo s34_tuning_one_row_024, 2026-12-06): taken with both, the wide box made the 碰 a kong.
+    It holds both of them, a box over two tiles: set aside, the 碰 is read."""
+    dets = two_rows(HAND, "7s", [["8s", "8s", "8s"]], "9m")
+    dets = hold_back(hold_back(hold_back(dets, 0), 2), 3)  # the indicator and the 碰's last two
+    x1, y1, _, y2 = dets[2].box
+    wide = Detection((x1 + 0.25 * TW, y1, x1 + 1.95 * TW, y2), "8s", 0.41, (("8s", 0.9),))
+    _, a = read([*dets, wide])
+    assert [(m["type"], m["tiles"]) for m in a.melds] == [("peng", "888s")] and a.set_aside == [wide]
+    assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m")

@@ -129,6 +129,12 @@ CROWDED_ODDS = 0.25
 #: (tuning, 1 140 photos: of 30 such boxes at the threshold 5 were tiles, none under 0.35), a tile at these odds.
 SMALL = 0.5
 SMALL_ODDS = 0.2
+#: A box at least this many times the usual width holding two other boxes side by side (each at least `OVER_TWO_INSIDE`
+#: inside it, held back or not) is a box over two tiles, a tile of its own at `OVER_TWO_ODDS`: a 碰's last two 八條
+#: boxed faintly each and surely together made it a kong.
+OVER_TWO_WIDE = 1.5
+OVER_TWO_INSIDE = 0.7
+OVER_TWO_ODDS = 0.25
 #: A legal round read at the threshold whose reading costs this much (−log odds, `Assignment.cost`) or more is read
 #: again down to `WEAK_FLOOR` (tuning, 1 140 photos: 21 more read deeper; a doubled box named 1筒, changed to 2筒, had made
 #: a 碰 a kong, and read deeper, where the doubled box is left out, the 碰 is read; +1, none lost at 0.7–3).
@@ -341,6 +347,23 @@ def odd_boxes(dets: Sequence[Detection]) -> dict[int, float]:
     return out
 
 
+def over_two(sure: Sequence[Detection], held: Sequence[Detection]) -> set[int]:
+    """The ids of the `sure` boxes over two tiles: `OVER_TWO_WIDE` times the usual width, holding two other boxes (sure or
+    `held`) side by side, each at least `OVER_TWO_INSIDE` inside it."""
+    if len(sure) < 3:
+        return set()
+    width = sorted(d.width for d in sure)[len(sure) // 2]
+    out = set()
+    for d in sure:
+        if d.width < OVER_TWO_WIDE * width:
+            continue
+        inside = [e for e in (*sure, *held) if e is not d and e.width * e.height > 0
+                  and _overlap(d, e) >= OVER_TWO_INSIDE * e.width * e.height]
+        if any(abs(a.cx - b.cx) >= 0.6 * min(a.width, b.width) for a, b in itertools.combinations(inside, 2)):
+            out.add(id(d))
+    return out
+
+
 def _usual_area(dets: Sequence[Detection]) -> float:
     """The median box area of `dets` (not empty)."""
     return sorted(d.width * d.height for d in dets)[len(dets) // 2]
@@ -409,6 +432,8 @@ def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, 
     tried only after every swap of a doubtful box for it, often past `MAX_HELD_BACK_READS`; by cost alone it comes
     first (composed tuning photos: 3 more of 1 710 rounds right, none lost; kept-aside +1; 2026-12-06)."""
     odd = odd_boxes(sure)
+    for i in over_two(sure, [d for d, _ in held]):
+        odd[i] = min(odd.get(i, 1.0), OVER_TWO_ODDS)
     doubtful = sorted((d for d in sure if d.conf < DOUBTFUL or id(d) in odd), key=lambda d: d.conf)[:ASIDE_TRIES]
     asides = [(c, sum(_log_odds(sure_odds(d, odd)) for d in c))
               for k in range(MAX_SET_ASIDE + 1) for c in itertools.combinations(doubtful, k)]
