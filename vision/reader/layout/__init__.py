@@ -424,7 +424,8 @@ def _pungs(a: Assignment) -> bool:
 def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, float]], lacking: int,
                      ) -> list[tuple[float, tuple[Detection, ...], tuple[Detection, ...]]]:
     """(box cost, held-back boxes taken, sure boxes set aside): any `MAX_TAKEN` of the held-back boxes (each with
-    its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful or oddly boxed ones set aside, that
+    its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful or oddly boxed ones (`odd_boxes`,
+    and a box over two tiles: `over_two`) set aside, that
     bring the tiles the round lacks, or up to `MAX_KONGS` more (a kong's fourth tile, `KONG_EXTRA` each), cheapest
     first. Taking a box costs its doubt (a gain when it is likely a tile), setting one aside the odds that it is one.
     Stray boxes (`_is_stray`) are also tried set aside alone, nothing taken. The round's count takes no kong into
