@@ -94,7 +94,7 @@ def test_a_box_over_a_stacked_pair_is_measured_against_its_rows_line():
     stray = [139, 120, 179, 180]  # nearer than the right tile, lying lower, and far less sure
     kept = np.array([left, middle, right, stray], float)
     scores = np.array([0.9, 0.8, 0.9, 0.3])
-    np.testing.assert_allclose(row_line(kept[1:2], kept, scores)[0], [100, 100, 140, 160])
+    np.testing.assert_allclose(row_line(kept, scores)[1], [100, 100, 140, 160])
     on_top = np.array([[101, 88, 141, 146]], float)  # a fifth of a tile over the row's top, 4 px over the box's own
     assert lifted_over(kept, scores, on_top, np.array([0.2]))[1] == np.float64(0.2)
     alone = np.array([middle], float)

@@ -62,29 +62,29 @@ def test_a_lone_box_half_a_tile_too_large_is_read_again_at_a_tiles_size() -> Non
     loose = (290.0, 20.0, 335.0, 80.0)  # 1.5 tiles wide and high, the tile in its lower right
     named = detections(loose)
     assert tile_size(named) == (TW, TH) and loose_lone_boxes(named, (TW, TH)) == [8]
-    out = refit_lone_tiles(photo(), named, Classifier(), Classifier().classify_top)
+    out = refit_lone_tiles(photo(), named, Classifier())
     assert out[8].tile == "5m" and box_iou(out[8].box, INDICATOR) >= 0.7 and out[:8] == named[:8]
     surely = [*named[:8], Detection(loose, "3m", 0.3, (("3m", 0.92),))]  # a loose crop may be named surely, and wrongly
-    assert refit_lone_tiles(photo(), surely, Classifier(), Classifier().classify_top)[8].tile == "5m"
+    assert refit_lone_tiles(photo(), surely, Classifier())[8].tile == "5m"
 
 
 def test_the_lower_half_of_a_lone_tile_is_read_again_as_the_whole_tile() -> None:
     """A box round the indicator's lower half, about square, may be a standing tile's half or a sideways tile: both are
     tried, and the standing tile reaching up from it is the tile."""
     half = (300.0, 40.0, 330.0, 70.0)
-    out = refit_lone_tiles(photo(), detections(half), Classifier(), Classifier().classify_top)
+    out = refit_lone_tiles(photo(), detections(half), Classifier())
     assert out[-1].tile == "5m" and box_iou(out[-1].box, INDICATOR) >= 0.7
 
 
 def test_a_lone_box_of_a_tiles_size_a_box_in_a_row_and_an_unsure_reading_are_left_alone() -> None:
     rgb = photo()
     as_is = detections(INDICATOR)  # boxed well: misnamed or not, nothing to fit
-    assert refit_lone_tiles(rgb, as_is, Classifier(), Classifier().classify_top) == as_is
+    assert refit_lone_tiles(rgb, as_is, Classifier()) == as_is
     in_row = [*detections(INDICATOR)[:7], Detection((257.0, 110.0, 300.0, 165.0), "3m", 0.3, (("3m", 0.3),))]
     assert loose_lone_boxes(in_row, (TW, TH)) == []  # as loose, but beside the hand's last tile
     unsure = Classifier(sure=0.6)
     loose = detections((290.0, 20.0, 335.0, 80.0))
-    assert refit_lone_tiles(rgb, loose, unsure, unsure.classify_top) == loose
+    assert refit_lone_tiles(rgb, loose, unsure) == loose
 
 
 def test_places_of_a_tiles_size_run_from_one_corner_of_a_box_to_the_other() -> None:

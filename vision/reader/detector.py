@@ -245,18 +245,18 @@ LIFT_HEIGHT = (0.75, 1.25)
 LIFT_WIDTH = (0.7, 1.3)
 
 
-def row_line(boxes: np.ndarray, row: np.ndarray, row_scores: np.ndarray) -> np.ndarray:
-    """Each of `boxes` with its top and bottom moved to its row's: the mean of its surest neighbour at either side
-    among `row` (its centre 0.7–1.4 of its width away, lying across at most half its height from it), where it has
+def row_line(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Each of `boxes` with its top and bottom moved to its row's: the mean of its surest neighbour among the others at
+    either side (its centre 0.7–1.4 of its width away, lying across at most half its height from it), where it has
     one at both."""
     out = boxes.astype(float, copy=True)
     for i, b in enumerate(boxes):
         w, h, cx, cy = b[2] - b[0], b[3] - b[1], (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-        dx, dy = (row[:, 0] + row[:, 2]) / 2 - cx, (row[:, 1] + row[:, 3]) / 2 - cy
+        dx, dy = (boxes[:, 0] + boxes[:, 2]) / 2 - cx, (boxes[:, 1] + boxes[:, 3]) / 2 - cy
         near = (np.abs(dx) >= 0.7 * w) & (np.abs(dx) <= 1.4 * w) & (np.abs(dy) <= 0.5 * h)
         left, right = np.nonzero(near & (dx < 0))[0], np.nonzero(near & (dx > 0))[0]
         if len(left) and len(right):
-            a, c = row[left[np.argmax(row_scores[left])]], row[right[np.argmax(row_scores[right])]]
+            a, c = boxes[left[np.argmax(scores[left])]], boxes[right[np.argmax(scores[right])]]
             out[i, 1], out[i, 3] = (a[1] + c[1]) / 2, (a[3] + c[3]) / 2
     return out
 
@@ -272,7 +272,7 @@ def lifted_over(kept: np.ndarray, kept_scores: np.ndarray, boxes: np.ndarray, sc
     measured = np.nonzero(kept_scores >= least)[0]
     if not len(measured) or not len(boxes):
         return out
-    k = row_line(kept[measured], kept[measured], kept_scores[measured])
+    k = row_line(kept[measured], kept_scores[measured])
     w, h = (k[:, 2] - k[:, 0])[:, None], (k[:, 3] - k[:, 1])[:, None]
     bw, bh = (boxes[:, 2] - boxes[:, 0])[None, :], (boxes[:, 3] - boxes[:, 1])[None, :]
     lift = k[:, 1:2] - boxes[None, :, 1]

@@ -23,7 +23,6 @@ import numpy as np
 from vision.reader.classifier import NO_TILE, crop_tile, tile_columns
 from vision.reader.detection import Detection
 from vision.reader.detector import Box, named_as_whole
-from vision.reader.gaps import Namer
 
 #: A box whose width or height is off a tile's (the median standing box's) by more than this share is loose or short.
 OFF_SIZE = 0.15
@@ -86,11 +85,11 @@ def tile_places(box: Box, w: float, h: float) -> list[Box]:
     return list(dict.fromkeys((float(x), float(y), float(x + w), float(y + h)) for y in ys for x in xs))
 
 
-def refit_lone_tiles(rgb: np.ndarray, named: list[Detection], classifier: Any, name: Namer,
+def refit_lone_tiles(rgb: np.ndarray, named: list[Detection], classifier: Any,
                      among: Callable[[Detection], bool] | None = None) -> list[Detection]:  # fmt: skip
     """`named` with each loose lone box (`loose_lone_boxes`, named under `SURE_ALREADY`; only those `among` passes, when
     given) read again: of the places of a tile's size over it, the one the classifier's first look names surest is named
-    by `name`, and that tile replaces the box's when it is another, named at least `REFIT_SURE` and more surely. A place
+    by its `classify_top`, and that tile replaces the box's when it is another, named at least `REFIT_SURE` and more surely. A place
     whose first look names the box's own tile, or none at `FIRST_LOOK_SURE`, is not named again."""
     size = tile_size(named)
     if size is None:
@@ -112,7 +111,7 @@ def refit_lone_tiles(rgb: np.ndarray, named: list[Detection], classifier: Any, n
         best = int(first.max(axis=1).argmax())
         if first[best].max() < FIRST_LOOK_SURE or classifier.names[columns[int(first[best].argmax())]] == d.tile:
             continue
-        top = name(rgb, [places[best]])[0]
+        top = classifier.classify_top(rgb, [places[best]])[0]
         if (top and top[0][0] not in (NO_TILE, d.tile) and top[0][1] >= REFIT_SURE
                 and top[0][1] > d.alternatives[0][1]):
             out[i] = named_as_whole(d, places[best], top)

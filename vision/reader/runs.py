@@ -53,7 +53,7 @@ NEIGHBOURS = 4
 def alike_runs(dets: Sequence[Detection]) -> list[list[int]]:
     """Indices of `dets` that are runs of two or more boxes named alike touching side by side, left to right: standing
     boxes, and boxes wider than tall but as tall as the standing box before them (`AS_TALL`: one box over two tiles);
-    and such a wide box alone beside a standing tile (`_over_two`)."""
+    and such a wide box alone beside a standing tile (`_two_boxed_as_one`)."""
     order = sorted(range(len(dets)), key=lambda i: dets[i].box[0])
     runs: list[list[int]] = []
     for i in order:
@@ -61,21 +61,26 @@ def alike_runs(dets: Sequence[Detection]) -> list[list[int]]:
         for run in runs:
             last = dets[run[-1]]
             if (last.tile == d.tile and d.box[0] - last.box[2] < TOUCH * last.width
-                    and abs(d.cy - last.cy) < IN_LINE * last.height
-                    and (d.standing or last.standing and d.height >= AS_TALL * last.height)):
+                    and abs(d.cy - last.cy) < IN_LINE * last.height and (d.standing or _as_tall(d, last))):
                 run.append(i)
                 break
         else:
-            if d.standing or _over_two(d, dets):
+            if d.standing or _two_boxed_as_one(d, dets):
                 runs.append([i])
     return [r for r in runs if len(r) >= 2 or not dets[r[0]].standing]
 
 
-def _over_two(d: Detection, dets: Sequence[Detection]) -> bool:
-    """A box wider than tall but as tall as a standing box touching it in line (`AS_TALL`): two tiles boxed as one, a
-    run of its own (a tile lying sideways is as tall as a tile is wide, far lower)."""
+def _as_tall(d: Detection, e: Detection) -> bool:
+    """`d` is at least `AS_TALL` as tall as the standing box `e` (a tile lying sideways is as tall as a tile is wide, far
+    lower)."""
+    return e.standing and d.height >= AS_TALL * e.height
+
+
+def _two_boxed_as_one(d: Detection, dets: Sequence[Detection]) -> bool:
+    """A box wider than tall but as tall as a standing box touching it in line (`_as_tall`): two tiles boxed as one, a
+    run of its own."""
     return not d.standing and any(
-        e.standing and d.height >= AS_TALL * e.height and abs(d.cy - e.cy) < IN_LINE * e.height
+        _as_tall(d, e) and abs(d.cy - e.cy) < IN_LINE * e.height
         and min(abs(d.box[0] - e.box[2]), abs(e.box[0] - d.box[2])) < TOUCH * e.width for e in dets)
 
 

@@ -435,7 +435,8 @@ def _kongs_short(tiles: Sequence[Placed], sizes: Sequence[int]) -> int:
 
 
 def _in_row_cost(u: Unit) -> float:
-    """What `_meld_cost` asks of a meld for lying in the hand row with nothing to show it (`meld_in_hand_row`)."""
+    """What `_meld_cost` asks of a meld for lying in the hand row with nothing to show it (`meld_in_hand_row`): no back,
+    no tile lying sideways."""
     return 0.0 if u.backs or any(p.sideways for p in u.tiles) else COSTS["meld_in_hand_row"]
 
 
@@ -445,13 +446,12 @@ def _cut_cost(u: Unit) -> float:
 
 
 def _meld_cost(u: Unit, kind: str) -> float:
-    shown = u.backs or any(p.sideways for p in u.tiles)
     odd = COSTS["kong_apart"] * (u.merged or u.kind == "stacked")
     if kind == "angang" and len(u.tiles) == 3:
         odd += COSTS["kong_tile_missed"]
     if u.kind == "end_back":
         odd += COSTS["back_read_as_face"]
-    return (0.0 if shown else COSTS["meld_in_hand_row"]) + odd
+    return _in_row_cost(u) + odd
 
 
 def _other_rows(rows: Sequence[Sequence[Unit]]) -> tuple[list[tuple[Unit, str]], float] | None:
