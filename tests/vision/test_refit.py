@@ -1,4 +1,5 @@
-"""A lone tile boxed loosely or short, read again in boxes of a tile's size (`vision.reader.refit`), on a drawn photo."""
+"""A tile boxed loosely or short, alone or in a row, read again in boxes of a tile's size (`vision.reader.refit`), on
+drawn photos."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 from vision.reader.boxes import box_iou
 from vision.reader.classifier import CLASSIFIER_NAMES, NO_TILE
 from vision.reader.detection import Detection
-from vision.reader.refit import loose_lone_boxes, refit_lone_tiles, tile_places, tile_size
+from vision.reader.refit import in_row_ways, loose_boxes, refit_loose_tiles, tile_places, tile_size
 
 TW, TH = 30.0, 40.0
 CLOTH, FACE = (200, 200, 195), (240, 238, 228)  # a light table: the detector boxes a lone tile loosely on it
@@ -61,30 +62,30 @@ def detections(indicator_box: Box, hand: list[Box] = HAND) -> list[Detection]:
 def test_a_lone_box_half_a_tile_too_large_is_read_again_at_a_tiles_size() -> None:
     loose = (290.0, 20.0, 335.0, 80.0)  # 1.5 tiles wide and high, the tile in its lower right
     named = detections(loose)
-    assert tile_size(named) == (TW, TH) and loose_lone_boxes(named, (TW, TH)) == [8]
-    out = refit_lone_tiles(photo(), named, Classifier())
+    assert tile_size(named) == (TW, TH) and loose_boxes(named, (TW, TH)) == [(8, [(TW, TH)])]
+    out = refit_loose_tiles(photo(), named, Classifier())
     assert out[8].tile == "5m" and box_iou(out[8].box, INDICATOR) >= 0.7 and out[:8] == named[:8]
     surely = [*named[:8], Detection(loose, "3m", 0.3, (("3m", 0.92),))]  # a loose crop may be named surely, and wrongly
-    assert refit_lone_tiles(photo(), surely, Classifier())[8].tile == "5m"
+    assert refit_loose_tiles(photo(), surely, Classifier())[8].tile == "5m"
 
 
 def test_the_lower_half_of_a_lone_tile_is_read_again_as_the_whole_tile() -> None:
     """A box round the indicator's lower half, about square, may be a standing tile's half or a sideways tile: both are
     tried, and the standing tile reaching up from it is the tile."""
     half = (300.0, 40.0, 330.0, 70.0)
-    out = refit_lone_tiles(photo(), detections(half), Classifier())
+    out = refit_loose_tiles(photo(), detections(half), Classifier())
     assert out[-1].tile == "5m" and box_iou(out[-1].box, INDICATOR) >= 0.7
 
 
 def test_a_lone_box_of_a_tiles_size_a_box_in_a_row_and_an_unsure_reading_are_left_alone() -> None:
     rgb = photo()
     as_is = detections(INDICATOR)  # boxed well: misnamed or not, nothing to fit
-    assert refit_lone_tiles(rgb, as_is, Classifier()) == as_is
+    assert refit_loose_tiles(rgb, as_is, Classifier()) == as_is
     in_row = [*detections(INDICATOR)[:7], Detection((257.0, 110.0, 300.0, 165.0), "3m", 0.3, (("3m", 0.3),))]
-    assert loose_lone_boxes(in_row, (TW, TH)) == []  # as loose, but beside the hand's last tile
+    assert loose_boxes(in_row, (TW, TH)) == []  # as loose, but beside the hand's last tile, and not about square
     unsure = Classifier(sure=0.6)
     loose = detections((290.0, 20.0, 335.0, 80.0))
-    assert refit_lone_tiles(rgb, loose, unsure) == loose
+    assert refit_loose_tiles(rgb, loose, unsure) == loose
 
 
 def test_places_of_a_tiles_size_run_from_one_corner_of_a_box_to_the_other() -> None:
@@ -92,3 +93,74 @@ def test_places_of_a_tiles_size_run_from_one_corner_of_a_box_to_the_other() -> N
     assert inside[0] == (0.0, 0.0, TW, TH) and inside[-1] == (30.0, 40.0, 60.0, 80.0) and len(inside) == 9
     around = tile_places((10.0, 20.0, 40.0, 40.0), TW, TH)  # a box as wide as a tile, half as high
     assert around == [(10.0, 0.0, 40.0, 40.0), (10.0, 10.0, 40.0, 50.0), (10.0, 20.0, 40.0, 60.0)]  # each once
+
+
+MARK = (90, 140, 200)  # the face of the tile boxed short in a row: the first look below names it by this colour
+
+
+class RowClassifier:
+    """Names `tile` at 0.97 where a box fits it (IoU 0.7), else 一筒 at 0.3; its first look gives a crop its share of
+    `tile`'s face as the probability of 二筒."""
+
+    names = CLASSIFIER_NAMES
+
+    def __init__(self, tile: Box) -> None:
+        self.tile = tile
+
+    def classify_top(self, rgb: np.ndarray, boxes: list[Box], k: int = 3, first: np.ndarray | None = None,
+                     needed: np.ndarray | None = None) -> list[tuple[tuple[str, float], ...]]:
+        return [(("2p", 0.97), ("1p", 0.02)) if box_iou(box, self.tile) >= 0.7 else (("1p", 0.3),) for box in boxes]
+
+    def __call__(self, crops: np.ndarray) -> np.ndarray:
+        probs = np.full((len(crops), len(self.names)), 0.001)
+        for i, crop in enumerate(crops):
+            share = float((np.abs(crop.astype(int) - MARK).sum(axis=2) < 12).mean())
+            probs[i, self.names.index("2p")] = share
+            probs[i, self.names.index(NO_TILE)] = 1 - share
+        return probs
+
+
+def row_photo(tile: Box) -> tuple[np.ndarray, list[Detection]]:
+    """A row of standing tiles with `tile` (its face `MARK`) fourth, bottoms in line; the others' boxes, named 一條."""
+    x = 40.0
+    boxes: list[Box] = []
+    for k in range(8):
+        w = tile[2] - tile[0] if k == 3 else TW
+        boxes.append((x, 160.0 - (tile[3] - tile[1] if k == 3 else TH), x + w, 160.0))
+        x += w + 1
+    rgb = np.zeros((220, 480, 3), np.uint8)
+    rgb[:] = CLOTH
+    for k, (x1, y1, x2, y2) in enumerate(boxes):
+        rgb[int(y1):int(y2), int(x1):int(x2)] = MARK if k == 3 else FACE
+    return rgb, [Detection(b, "1s", 0.9, (("1s", 0.97),)) for k, b in enumerate(boxes) if k != 3]
+
+
+def test_a_sideways_tile_boxed_short_in_a_row_is_read_again_lying() -> None:
+    """A claimed tile lying sideways boxed round its one end (a 二筒's one circle and a half, read 一筒 surely): about
+    square and in the row, it is read again in boxes of a tile's size lying and standing, and the lying one fits."""
+    lying: Box = (133.0, 130.0, 173.0, 160.0)  # 40 × 30: a 30 × 40 tile on its side, fourth in the row
+    rgb, named = row_photo(lying)
+    short = Detection((133.0, 130.0, 161.0, 160.0), "1p", 0.6, (("1p", 0.95),))
+    dets = [*named[:3], short, *named[3:]]
+    assert loose_boxes(dets, (TW, TH)) == [(3, [(TW, TH), (TH, TW)])]
+    out = refit_loose_tiles(rgb, dets, RowClassifier(lying))
+    assert out[3].tile == "2p" and box_iou(out[3].box, lying) >= 0.7 and out[:3] + out[4:] == named
+
+
+def test_a_standing_tiles_top_half_boxed_in_a_row_is_read_again_whole() -> None:
+    standing: Box = (133.0, 120.0, 163.0, 160.0)
+    rgb, named = row_photo(standing)
+    half = Detection((133.0, 120.0, 163.0, 146.0), "1p", 0.5, (("1p", 0.4),))  # two of a 四筒's circles, read 二筒
+    out = refit_loose_tiles(rgb, [*named[:3], half, *named[3:]], RowClassifier(standing))
+    assert out[3].tile == "2p" and box_iou(out[3].box, standing) >= 0.7
+
+
+def test_a_box_in_a_row_is_read_again_only_as_the_tile_it_may_hold() -> None:
+    """Standing only when no wider than a standing tile; neither when not about square, or larger than one tile."""
+    size = (TW, TH)
+    assert in_row_ways(Detection((0.0, 0.0, 28.0, 30.0), "1p", 0.5), size) == [(TW, TH), (TH, TW)]
+    # as wide as a sideways tile and taller: the tile and what lies above it; standing inside, its middle alone
+    assert in_row_ways(Detection((0.0, 0.0, 40.0, 45.0), "7s", 0.5), size) == [(TH, TW)]
+    assert in_row_ways(Detection((0.0, 0.0, 45.0, 44.0), "7s", 0.5), size) == [(TH, TW)]
+    assert in_row_ways(Detection((0.0, 0.0, 30.0, 40.0), "1p", 0.5), size) == []  # a standing tile, not about square
+    assert in_row_ways(Detection((0.0, 0.0, 52.0, 50.0), "1p", 0.5), size) == []  # over a tile and more: two tiles

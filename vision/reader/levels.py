@@ -32,7 +32,7 @@ from vision.reader.detector import box_floor, drop_covered, whole_over_part
 from vision.reader.gaps import FAINT_FLOOR, faint_tiles, first_look_namer, gap_tiles
 from vision.reader.halves import grown_tiles, whole_tiles
 from vision.reader.lone import lone_tiles
-from vision.reader.refit import refit_lone_tiles
+from vision.reader.refit import refit_loose_tiles
 from vision.reader.runs import counted_runs
 from vision.reader.short_ends import reach_the_face
 from vision.reader.stacked import FaceAbove
@@ -106,7 +106,7 @@ class DetectionLevels:
             if hasattr(self.detector.classifier, "classify_top"):  # a tile boxed as two halves, read whole
                 named = whole_tiles(self.rgb, named, self._boxes, self._scores, self.detector.classifier.classify_top)
                 named = grown_tiles(self.rgb, named, self.detector.classifier.classify_top)
-                named = refit_lone_tiles(self.rgb, named, self.detector.classifier)
+                named = refit_loose_tiles(self.rgb, named, self.detector.classifier)
             if hasattr(self.detector.classifier, "first_look_top"):  # or by a part of it (as `TileDetector.name_boxes`)
                 named = whole_over_part(self.rgb, named, self._boxes, self._scores, self.detector.classifier.first_look_top,
                                         conf)
@@ -132,7 +132,7 @@ class DetectionLevels:
         if weak and hasattr(self.detector.classifier, "classify_top"):  # a weak box of half a lone tile (the indicator)
             out = grown_tiles(self.rgb, out, self.detector.classifier.classify_top,
                               among=[i for i, d in enumerate(out) if id(d) not in first], lone_only=True)
-            out = refit_lone_tiles(self.rgb, out, self.detector.classifier, among=lambda d: id(d) not in first)
+            out = refit_loose_tiles(self.rgb, out, self.detector.classifier, among=lambda d: id(d) not in first)
         if weak and hasattr(self.detector.classifier, "first_look_top"):  # a weak box round part of a tile
             out = whole_over_part(self.rgb, out, self._boxes, self._scores, self.detector.classifier.first_look_top, conf,
                                   among=lambda d: id(d) not in first)

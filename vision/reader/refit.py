@@ -1,4 +1,4 @@
-"""A lone tile boxed loosely or short, read again in boxes of a tile's size (`refit_lone_tiles`).
+"""A tile boxed loosely or short, read again in boxes of a tile's size (`refit_loose_tiles`).
 
 The indicator lies alone on the table, often on a light cloth or table edge, and the detector then boxes it
 loosely: a box reaching half a tile past it onto the table, or round its lower half alone. The crop of such a box
@@ -11,6 +11,14 @@ the loose box, it takes its place, keeping the box score the detector gave.
 Composed tuning photos (2026-12-06, 1 710): of the 86 rounds read wrong, 6 had the indicator misread, in 5 of them
 boxed a quarter to half a tile off a tile's size, mostly on a light table. Three of them read right with it, and one
 more of the 120 held-out photos; none lost.
+
+In a row the same misreading comes from a box about square (`in_row_ways`): round a standing tile's top half (two of
+a 四筒's circles read 二筒, the top of a 三條 read 一條) or round a sideways tile boxed short of its length (a claimed
+二筒 boxed round one circle and a half, read 一筒). Such a box, about one tile in size, is read again the same way,
+sideways and standing; standing only when it is no wider than a standing tile: a box as wide as a sideways tile and
+taller than one holds that tile and what lies above it, and a standing place inside shows its middle alone (a 七條's
+middle read 六條). Composed tuning photos (2026-12-06, fifteenth session, 2 020 of them): 14 rounds more read right,
+none lost; the kept-aside seed 13 one more of 300.
 """
 
 from __future__ import annotations
@@ -30,6 +38,9 @@ OFF_SIZE = 0.15
 LONE_APART = 1.6
 #: A box this wide for its height (width / height) may be a tile standing or lying (`lying_ways`).
 SQUARE = (0.8, 1.25)
+#: A box in a row (not lone) is read again only when about square and about one tile: at most this many tile widths
+#: wide and tile heights tall (`in_row_ways`).
+ROW_BOX = (1.6, 1 + OFF_SIZE)
 #: Places of a tile's size tried along each side of a loose box (from its one end to the other).
 STEPS = 3
 #: The tile a place is named takes the loose box's place only when the classifier gives it at least this …
@@ -52,18 +63,19 @@ def tile_size(named: Sequence[Detection]) -> tuple[float, float] | None:
     return float(np.median([d.width for d in standing])), float(np.median([d.height for d in standing]))
 
 
-def loose_lone_boxes(named: Sequence[Detection], size: tuple[float, float]) -> list[int]:
-    """The indices of boxes lying alone (`LONE_APART`) whose width or height is off a tile's (`OFF_SIZE`) whichever way
-    they may lie (`lying_ways`)."""
-    width, height = size
+def loose_boxes(named: Sequence[Detection], size: tuple[float, float]) -> list[tuple[int, list[tuple[float, float]]]]:
+    """The boxes to read again, each (index, the tile's width and height as it may lie there): boxes lying alone
+    (`LONE_APART`) as they may lie (`lying_ways`), and boxes in a row as `in_row_ways` says, whose width or height is
+    off a tile's (`OFF_SIZE`) every such way."""
+    width = size[0]
     centres = np.array([(d.cx, d.cy) for d in named])
     out = []
     for i, d in enumerate(named):
         others = np.delete(centres, i, axis=0)
-        if len(others) and np.linalg.norm(others - centres[i], axis=1).min() < LONE_APART * width:
-            continue
-        if all(abs(d.width / w - 1) > OFF_SIZE or abs(d.height / h - 1) > OFF_SIZE for w, h in lying_ways(d, size)):
-            out.append(i)
+        lone = not len(others) or np.linalg.norm(others - centres[i], axis=1).min() >= LONE_APART * width
+        ways = lying_ways(d, size) if lone else in_row_ways(d, size)
+        if ways and all(abs(d.width / w - 1) > OFF_SIZE or abs(d.height / h - 1) > OFF_SIZE for w, h in ways):
+            out.append((i, ways))
     return out
 
 
@@ -76,6 +88,17 @@ def lying_ways(d: Detection, size: tuple[float, float]) -> list[tuple[float, flo
     return [standing] if d.height > d.width else [lying]
 
 
+def in_row_ways(d: Detection, size: tuple[float, float]) -> list[tuple[float, float]]:
+    """A tile's width and height as a box in a row may hold it: none unless the box is about square (`SQUARE`) and about
+    one tile (`ROW_BOX`); sideways, and standing only when it is no wider than a standing tile (`OFF_SIZE`): a box as
+    wide as a sideways tile and taller holds it and what lies above it, and a standing place inside shows its middle."""
+    width, height = size
+    if (not SQUARE[0] <= d.width / max(d.height, 1e-9) <= SQUARE[1]
+            or d.width > ROW_BOX[0] * width or d.height > ROW_BOX[1] * height):
+        return []
+    return [size, (height, width)] if d.width <= (1 + OFF_SIZE) * width else [(height, width)]
+
+
 def tile_places(box: Box, w: float, h: float) -> list[Box]:
     """Boxes `w` × `h` laid over `box`, `STEPS` along each side from its one corner to the other (once where a side
     fits): inside a larger box, round a smaller one."""
@@ -85,24 +108,24 @@ def tile_places(box: Box, w: float, h: float) -> list[Box]:
     return list(dict.fromkeys((float(x), float(y), float(x + w), float(y + h)) for y in ys for x in xs))
 
 
-def refit_lone_tiles(rgb: np.ndarray, named: list[Detection], classifier: Any,
-                     among: Callable[[Detection], bool] | None = None) -> list[Detection]:  # fmt: skip
-    """`named` with each loose lone box (`loose_lone_boxes`, named under `SURE_ALREADY`; only those `among` passes, when
-    given) read again: of the places of a tile's size over it, the one the classifier's first look names surest is named
-    by its `classify_top`, and that tile replaces the box's when it is another, named at least `REFIT_SURE` and more surely. A place
-    whose first look names the box's own tile, or none at `FIRST_LOOK_SURE`, is not named again."""
+def refit_loose_tiles(rgb: np.ndarray, named: list[Detection], classifier: Any,
+                      among: Callable[[Detection], bool] | None = None) -> list[Detection]:  # fmt: skip
+    """`named` with each loose box (`loose_boxes`, named under `SURE_ALREADY`; only those `among` passes, when given)
+    read again: of the places of a tile's size over it, the one the classifier's first look names surest is named by
+    its `classify_top`, and that tile replaces the box's when it is another, named at least `REFIT_SURE` and more
+    surely. A place whose first look names the box's own tile, or none at `FIRST_LOOK_SURE`, is not named again."""
     size = tile_size(named)
     if size is None:
         return named
-    loose = [i for i in loose_lone_boxes(named, size)
+    loose = [(i, ways) for i, ways in loose_boxes(named, size)
              if (among is None or among(named[i])) and (choices := named[i].alternatives) and choices[0][1] < SURE_ALREADY]
     if not loose:
         return named
     out = list(named)
     height, width = rgb.shape[:2]
-    for i in loose:
+    for i, ways in loose:
         d = named[i]
-        places = [p for w, h in lying_ways(d, size) for p in tile_places(d.box, w, h)
+        places = [p for w, h in ways for p in tile_places(d.box, w, h)
                   if p[0] >= 0 and p[1] >= 0 and p[2] <= width and p[3] <= height]
         if not places:
             continue
