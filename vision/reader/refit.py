@@ -125,21 +125,24 @@ def refit_loose_tiles(rgb: np.ndarray, named: list[Detection], classifier: Any,
              if (among is None or among(named[i])) and (choices := named[i].alternatives) and choices[0][1] < SURE_ALREADY]
     if not loose:
         return named
-    out = list(named)
     height, width = rgb.shape[:2]
-    for i, ways in loose:
+    tried = [(i, places) for i, ways in loose
+             if (places := [p for w, h in ways for p in tile_places(named[i].box, w, h)
+                            if p[0] >= 0 and p[1] >= 0 and p[2] <= width and p[3] <= height])]
+    if not tried:
+        return named
+    columns = tile_columns(classifier.names)  # every box's places in one run of the first look, the chosen in one more
+    first = classifier(np.stack([crop_tile(rgb, p) for _, places in tried for p in places]))[:, columns]
+    chosen = []
+    start = 0
+    for i, places in tried:
+        looks, start = first[start : start + len(places)], start + len(places)
+        best = int(looks.max(axis=1).argmax())
+        if looks[best].max() >= FIRST_LOOK_SURE and classifier.names[columns[int(looks[best].argmax())]] != named[i].tile:
+            chosen.append((i, places[best]))
+    out = list(named)
+    for (i, place), top in zip(chosen, classifier.classify_top(rgb, [p for _, p in chosen]) if chosen else []):
         d = named[i]
-        places = [p for w, h in ways for p in tile_places(d.box, w, h)
-                  if p[0] >= 0 and p[1] >= 0 and p[2] <= width and p[3] <= height]
-        if not places:
-            continue
-        columns = tile_columns(classifier.names)
-        first = classifier(np.stack([crop_tile(rgb, p) for p in places]))[:, columns]
-        best = int(first.max(axis=1).argmax())
-        if first[best].max() < FIRST_LOOK_SURE or classifier.names[columns[int(first[best].argmax())]] == d.tile:
-            continue
-        top = classifier.classify_top(rgb, [places[best]])[0]
-        if (top and top[0][0] not in (NO_TILE, d.tile) and top[0][1] >= REFIT_SURE
-                and top[0][1] > d.alternatives[0][1]):
-            out[i] = named_as_whole(d, places[best], top)
+        if top and top[0][0] not in (NO_TILE, d.tile) and top[0][1] >= REFIT_SURE and top[0][1] > d.alternatives[0][1]:
+            out[i] = named_as_whole(d, place, top)
     return out
