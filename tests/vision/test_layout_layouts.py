@@ -405,6 +405,15 @@ def test_a_concealed_kong_touching_a_pung_whose_sideways_tile_is_misread_is_cut_
     assert cut is not None and [len(u.tiles) for u in cut] == [4, 3]
 
 
+def test_a_pung_without_its_sideways_tile_touching_a_concealed_kong_is_no_second_concealed_kong() -> None:
+    # 碰 777筒 laid without a sideways tile, touching a 暗杠 of 4條 with its backs outside: cut 4 + 3 the group shows
+    # "every sideways tile" (none), but reads 7筒 7筒 7筒 + a back as one 暗杠 and the other a tile short
+    hand = ["2m", "3p", "4p", "5p", "6z", "6z", "6z"]
+    a = assign(lay([[["3m"]], [hand, ["2m"], ["7p", "7p", "7p", "back", "4s", "4s", "back"]]]))
+    assert melds(a) == [("peng", "777p"), ("angang", "4444s")] and (a.hand, a.win_tile) == (hand, "2m")
+    assert "angang_missing" not in codes(a)
+
+
 def test_a_pung_with_a_sideways_tile_and_one_loose_tall_box_is_not_a_stacked_kong() -> None:
     # the first 9條's box runs loose, 1.3× the others' height; the sideways claimed tile lies low: a 碰 all the same
     hand = ["1m", "2m", "3m", "2p", "3p", "4p", "6s", "6s", "6s", "9m"]

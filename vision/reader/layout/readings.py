@@ -401,16 +401,19 @@ def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Un
 
 
 def _melds_cut(u: Unit) -> list[Unit] | None:
-    """A group of 5 or more tiles as the melds laid touching it cuts into (the first cut showing every sideways
-    tile, else the first ignoring them), or None: beside the hand, or in a melds row."""
+    """A group of 5 or more tiles as the melds laid touching it cuts into, or None: beside the hand, or in a melds row.
+    The cuts showing every sideways tile come first, then those ignoring them (a claimed meld's sideways tile is
+    optional), each ranked by the 暗杠 it reads a tile short (`_kongs_short`): a 碰 laid without its sideways tile
+    touching a 暗杠 is likelier than two 暗杠, one of three faces and a back, the other a tile short."""
     if len(u.tiles) < 5:
         return None
     tiles = list(u.tiles)
-    cuts = (partition_melds(tiles) or partition_melds(tiles, need_sideways=False)
+    strict = partition_melds(tiles)
+    cuts = ([*strict, *(c for c in partition_melds(tiles, need_sideways=False) if c not in strict)]
             or partition_melds(tiles, by_choices=True))
     if not cuts:
         return None
-    cuts.sort(key=lambda sizes: _kongs_short(tiles, sizes))  # a 暗杠 of four before one read a tile short
+    cuts.sort(key=lambda sizes: _kongs_short(tiles, sizes))  # a 暗杠 of four before one read a tile short (stable)
     out, start = [], 0
     for n in cuts[0]:
         part = u.tiles[start : start + n]
