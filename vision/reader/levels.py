@@ -129,7 +129,7 @@ class DetectionLevels:
         weak = self.detector._classify(self.rgb, boxes[order], scores[order]) if len(order) else []
         out = drop_covered([d for d in [*named, *weak] if d.conf >= conf])
         first = {id(d) for d in named}  # the first look's boxes stay the very same objects (`layout.read_layout`)
-        if weak and hasattr(self.detector.classifier, "classify_top"):  # a weak box of half a lone tile (the indicator)
+        if weak and hasattr(self.detector.classifier, "classify_top"):  # a weak box of half a lone tile, or cut short
             out = grown_tiles(self.rgb, out, self.detector.classifier.classify_top,
                               among=[i for i, d in enumerate(out) if id(d) not in first], lone_only=True)
             out = refit_loose_tiles(self.rgb, out, self.detector.classifier, among=lambda d: id(d) not in first)

@@ -17,8 +17,9 @@ tile's top half (two of a 四筒's circles read 二筒, the top of a 三條 read
 its length (a claimed 二筒 boxed round one circle and a half, read 一筒). Such a box, about one tile in size, is read
 again the same way, sideways and standing; standing only when it is no wider than a standing tile: a box as wide as a
 sideways tile and taller than one holds that tile and what lies above it, and a standing place inside shows its middle
-alone (a 七條's middle read 六條). Composed tuning photos (2026-12-06, fifteenth session, 2 020 of them): 15 rounds more
-read right, none lost; the kept-aside seed 13 one more of 300, a fresh draw (seed 103) two more of 190.
+alone (a 七條's middle read 六條). Composed tuning photos (2026-12-06, fifteenth session; nine seeds and seeds 97 and
+101, 2 090 photos): 16 rounds more read right, none lost; the kept-aside seed 13 one more of 300, a fresh draw (seed
+103) two more of 190.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def refit_loose_tiles(rgb: np.ndarray, named: list[Detection], classifier: Any,
         return named
     columns = tile_columns(classifier.names)  # every box's places in one run of the first look, the chosen in one more
     first = classifier(np.stack([crop_tile(rgb, p) for _, places in tried for p in places]))[:, columns]
-    chosen = []
+    chosen: list[tuple[int, Box]] = []
     start = 0
     for i, places in tried:
         looks, start = first[start : start + len(places)], start + len(places)
