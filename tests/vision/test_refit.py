@@ -155,15 +155,25 @@ def test_a_standing_tiles_top_half_boxed_in_a_row_is_read_again_whole() -> None:
     assert out[3].tile == "2p" and box_iou(out[3].box, standing) >= 0.7
 
 
+def test_a_standing_tile_boxed_short_of_its_width_in_a_row_is_read_again_whole() -> None:
+    standing: Box = (133.0, 120.0, 163.0, 160.0)
+    rgb, named = row_photo(standing)
+    narrow = Detection((142.0, 120.0, 163.0, 160.0), "1p", 0.5, (("1p", 0.4),))  # a 五條 cut along its side, read 四條
+    out = refit_loose_tiles(rgb, [*named[:3], narrow, *named[3:]], RowClassifier(standing))
+    assert out[3].tile == "2p" and box_iou(out[3].box, standing) >= 0.7
+
+
 def test_a_box_in_a_row_is_read_again_only_as_the_tile_it_may_hold() -> None:
-    """Standing only when no wider than a standing tile; neither when shaped as no half or short tile, or larger than one
-    tile."""
+    """Standing when as tall as a standing tile and narrower, or no wider than one; neither when shaped as no half or
+    short tile, or larger than one tile."""
     size = (TW, TH)
     assert in_row_ways(Detection((0.0, 0.0, 28.0, 30.0), "1p", 0.5), size) == [(TW, TH), (TH, TW)]
     assert in_row_ways(Detection((0.0, 0.0, 30.0, 21.0), "2p", 0.5), size) == [(TW, TH), (TH, TW)]  # a top half
     # as wide as a sideways tile and taller: the tile and what lies above it; standing inside, its middle alone
     assert in_row_ways(Detection((0.0, 0.0, 40.0, 45.0), "7s", 0.5), size) == [(TH, TW)]
     assert in_row_ways(Detection((0.0, 0.0, 45.0, 44.0), "7s", 0.5), size) == [(TH, TW)]
-    assert in_row_ways(Detection((0.0, 0.0, 30.0, 40.0), "1p", 0.5), size) == []  # a standing tile, not about square
+    assert in_row_ways(Detection((0.0, 0.0, 30.0, 40.0), "1p", 0.5), size) == []  # a standing tile, as boxed
+    assert in_row_ways(Detection((0.0, 0.0, 21.0, 40.0), "4s", 0.5), size) == [(TW, TH)]  # as tall, narrower
+    assert in_row_ways(Detection((0.0, 0.0, 21.0, 31.0), "4s", 0.5), size) == []  # narrower and lower: no tile's part
     assert in_row_ways(Detection((0.0, 0.0, 48.0, 30.0), "1p", 0.5), size) == []  # a sideways tile, boxed long
     assert in_row_ways(Detection((0.0, 0.0, 52.0, 50.0), "1p", 0.5), size) == []  # over a tile and more: two tiles
