@@ -23,8 +23,7 @@ alone (a 七條's middle read 六條). Composed tuning photos (2026-12-06, fifte
 
 A standing tile boxed as tall as its neighbours but short of its width (a 五條 cut along one side reads 四條) is read
 again standing the same way. On the twelve tuning draws (2 280 photos) 27 such boxes were read again, 26 of them as the
-tile under them (the other was wrong before too): 3 more rounds right, and one of the 120
-held-out ones; none lost.
+tile under them (the other was wrong before too): 3 more rounds right, and one of the 120 held-out ones; none lost.
 """
 
 from __future__ import annotations
