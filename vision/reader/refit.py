@@ -138,17 +138,20 @@ def refit_loose_tiles(rgb: np.ndarray, named: list[Detection], classifier: Any,
                             if p[0] >= 0 and p[1] >= 0 and p[2] <= width and p[3] <= height])]
     if not tried:
         return named
-    columns = tile_columns(classifier.names)  # every box's places in one run of the first look, the chosen in one more
-    first = classifier(np.stack([crop_tile(rgb, p) for _, places in tried for p in places]))[:, columns]
-    chosen: list[tuple[int, Box]] = []
+    columns = tile_columns(classifier.names)  # every box's places in one run of the first look
+    probs = classifier(np.stack([crop_tile(rgb, p) for _, places in tried for p in places]))
+    chosen: list[tuple[int, Box, int]] = []  # (box, its surest place, that place's row of `probs`)
     start = 0
     for i, places in tried:
-        looks, start = first[start : start + len(places)], start + len(places)
+        looks = probs[start : start + len(places), columns]
         best = int(looks.max(axis=1).argmax())
         if looks[best].max() >= FIRST_LOOK_SURE and classifier.names[columns[int(looks[best].argmax())]] != named[i].tile:
-            chosen.append((i, places[best]))
+            chosen.append((i, places[best], start + best))
+        start += len(places)
     out = list(named)
-    for (i, place), top in zip(chosen, classifier.classify_top(rgb, [p for _, p in chosen]) if chosen else []):
+    tops = (classifier.classify_top(rgb, [p for _, p, _ in chosen], first=probs[[r for _, _, r in chosen]])
+            if chosen else [])  # the first look is not run again on the chosen places
+    for (i, place, _), top in zip(chosen, tops):
         d = named[i]
         if top and top[0][0] not in (NO_TILE, d.tile) and top[0][1] >= REFIT_SURE and top[0][1] > d.alternatives[0][1]:
             out[i] = named_as_whole(d, place, top)
