@@ -81,8 +81,8 @@ def test_a_lone_box_of_a_tiles_size_a_box_in_a_row_and_an_unsure_reading_are_lef
     rgb = photo()
     as_is = detections(INDICATOR)  # boxed well: misnamed or not, nothing to fit
     assert refit_loose_tiles(rgb, as_is, Classifier()) == as_is
-    in_row = [*detections(INDICATOR)[:7], Detection((257.0, 110.0, 300.0, 165.0), "3m", 0.3, (("3m", 0.3),))]
-    assert loose_boxes(in_row, (TW, TH)) == []  # as loose, but beside the hand's last tile, and not about square
+    in_row = [*detections(INDICATOR)[:7], Detection((250.0, 95.0, 305.0, 168.0), "3m", 0.3, (("3m", 0.3),))]
+    assert loose_boxes(in_row, (TW, TH)) == []  # beside the hand's last tile and over 1.6 tiles every way: not one tile
     unsure = Classifier(sure=0.6)
     loose = detections((290.0, 20.0, 335.0, 80.0))
     assert refit_loose_tiles(rgb, loose, unsure) == loose
@@ -163,6 +163,17 @@ def test_a_standing_tile_boxed_short_of_its_width_in_a_row_is_read_again_whole()
     assert out[3].tile == "2p" and box_iou(out[3].box, standing) >= 0.7
 
 
+def test_a_standing_tile_boxed_loosely_in_a_row_is_read_again_whole() -> None:
+    """A box reaching a third of a tile past a standing tile above and to the left (a 一萬 so boxed read 二萬 at 0.04)."""
+    standing: Box = (133.0, 120.0, 163.0, 160.0)
+    rgb, named = row_photo(standing)
+    loose = Detection((122.0, 106.0, 163.0, 160.0), "1p", 0.2, (("1p", 0.04),))  # 41 × 54: 1.37 × 1.35 tiles
+    dets = [*named[:3], loose, *named[3:]]
+    assert loose_boxes(dets, (TW, TH)) == [(3, [(TW, TH)])]  # standing only: a sideways tile is lower than a tile
+    out = refit_loose_tiles(rgb, dets, RowClassifier(standing))
+    assert out[3].tile == "2p" and box_iou(out[3].box, standing) >= 0.7 and out[:3] + out[4:] == named
+
+
 def test_a_box_in_a_row_is_read_again_only_as_the_tile_it_may_hold() -> None:
     """Standing when as tall as a standing tile and narrower, or no wider than one; neither when shaped as no half or
     short tile, or larger than one tile."""
@@ -177,3 +188,5 @@ def test_a_box_in_a_row_is_read_again_only_as_the_tile_it_may_hold() -> None:
     assert in_row_ways(Detection((0.0, 0.0, 21.0, 31.0), "4s", 0.5), size) == []  # narrower and lower: no tile's part
     assert in_row_ways(Detection((0.0, 0.0, 48.0, 30.0), "1p", 0.5), size) == []  # a sideways tile, boxed long
     assert in_row_ways(Detection((0.0, 0.0, 52.0, 50.0), "1p", 0.5), size) == []  # over a tile and more: two tiles
+    assert in_row_ways(Detection((0.0, 0.0, 40.0, 52.0), "1m", 0.2), size) == [(TW, TH)]  # loose every way: standing
+    assert in_row_ways(Detection((0.0, 0.0, 40.0, 70.0), "1m", 0.2), size) == []  # taller than 1.6 tiles: not one tile
