@@ -157,6 +157,25 @@ def test_two_tiles_missed_side_by_side_are_both_found() -> None:
     assert [d.tile for d in added] == ["4p", "5p"]
 
 
+def test_two_alike_tiles_missed_past_a_rows_end_are_both_found_though_a_place_over_both_reads_surer() -> None:
+    """A 碰 of 九筒 boxed once: past the row's end the place set apart, lying over both missed tiles, looks as much a
+    九筒 as the place touching the row, a little more surely; the hole it leaves is looked at again, not passed over
+    as a place already tried."""
+    tiles = row(["1m", "2m", "3m", "4p", "5p", "6p", "9p", "9p", "9p"])
+    rgb = photo(tiles)
+
+    def further_right_surer(rgb: np.ndarray, boxes: list[Box]) -> list[tuple[tuple[str, float], ...]]:
+        out = []
+        for box in boxes:
+            code = next((c for b, c in tiles if b[0] <= (box[0] + box[2]) / 2 <= b[2]), None)
+            out.append(((code, 0.8 + 0.1 * box[0] / rgb.shape[1]),) if code and is_face(rgb, box) else ((NO_TILE, 0.9),))
+        return out
+
+    added = gap_tiles(rgb, found(tiles, {7, 8}), further_right_surer)
+    assert [d.tile for d in added] == ["9p", "9p"]
+    assert all(max(box_iou(d.box, tiles[k][0]) for d in added) > 0.5 for k in (7, 8))
+
+
 def test_a_crop_the_classifier_calls_no_tile_or_is_unsure_of_is_not_added() -> None:
     hole = Proposal(((100.0, 120.0, 130.0, 160.0),), "hole", beside_back=False)
     assert named_gap(hole, [((NO_TILE, 0.99), ("5z", 0.01))]) is None
