@@ -73,7 +73,44 @@ def test_a_patch_far_larger_than_a_tile_is_no_tile() -> None:
     assert lone_tiles(rgb, dets, name) == [] and name.asked == []
 
 
-def test_tiles_on_cloth_of_their_own_colour_are_not_looked_for() -> None:
+def test_a_tile_on_cloth_of_its_own_colour_without_an_outline_to_see_is_not_proposed() -> None:
     rgb, dets = photo(cloth=(225, 225, 210))
+    assert face_mask(rgb, dets) is None  # no patch by colour, and the faces' edges are too faint for an outline
+    name = namer((("7z", 0.99),))
+    assert lone_tiles(rgb, dets, name) == [] and name.asked == []
+
+
+def rimmed(rgb: np.ndarray, box: tuple[int, int, int, int]) -> None:
+    """Draws a tile's rim round `box`: a grey edge, and its shadow along the right and bottom sides."""
+    x1, y1, x2, y2 = box
+    rgb[y1 : y1 + 2, x1:x2] = rgb[y1:y2, x1 : x1 + 2] = (185, 185, 175)
+    rgb[y2 - 3 : y2, x1:x2] = rgb[y1:y2, x2 - 3 : x2] = (120, 120, 110)
+
+
+def test_a_blank_tile_on_cloth_of_its_own_colour_is_found_by_its_outline() -> None:
+    """A 白板 above the hand on a white table: face and cloth alike, so no patch by colour; its rim and shadow close
+    round it, and the classifier names it."""
+    lone = (300, 30, 300 + TW, 30 + TH)
+    rgb, dets = photo(lone=None, cloth=(225, 225, 210))
+    x1, y1, x2, y2 = lone
+    rgb[y1:y2, x1:x2] = FACE  # blank: no ink
+    rimmed(rgb, lone)
     assert face_mask(rgb, dets) is None
-    assert lone_tiles(rgb, dets, namer((("7z", 0.99),))) == []
+    found = lone_tiles(rgb, dets, namer((("5z", 0.9), ("back", 0.03))))
+    assert [d.tile for d in found] == ["5z"] and found[0].conf < 0.25
+    assert all(abs(a - b) <= 4 for a, b in zip(found[0].box, lone))
+
+
+def test_a_tile_touching_a_line_of_the_table_is_found_inside_the_ring_they_make() -> None:
+    """A light wall behind the row, its foot a dark line the lone tile touches: by colour the tile is part of the wall
+    (a patch far larger than a tile); its outline, joined to the line, still closes round it."""
+    lone = (300, 30, 300 + TW, 30 + TH)
+    rgb, dets = photo(lone=None)
+    rgb[:100] = (236, 234, 220)  # the wall, face-coloured
+    rgb[28:31] = (60, 60, 60)  # its foot, touching the tile's top
+    x1, y1, x2, y2 = lone
+    rgb[y1 + 15 : y2 - 15, x1 + 12 : x2 - 12] = INK
+    rimmed(rgb, lone)
+    found = lone_tiles(rgb, dets, namer((("7z", 0.93), ("1s", 0.01))))
+    assert [d.tile for d in found] == ["7z"]
+    assert sum(abs(a - b) for a, b in zip(found[0].box, lone)) <= 16
