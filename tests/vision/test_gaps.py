@@ -10,7 +10,7 @@ from vision.reader.boxes import box_iou
 from vision.reader.classifier import CLASSIFIER_NAMES, NO_TILE
 from vision.reader.detection import Detection
 from vision.reader.detector import box_floor, tile_confidence
-from vision.reader.gaps import GAP_BOX_SCORE, Proposal, gap_tiles, named_gap, proposals
+from vision.reader.gaps import GAP_BOX_SCORE, Proposal, faint_tiles, gap_tiles, named_gap, proposals
 from vision.reader.layout import WEAK_FLOOR, read_layout
 from vision.reader.levels import DetectionLevels
 
@@ -252,6 +252,18 @@ def test_a_lone_indicator_the_detector_boxed_only_faintly_is_named_and_asked_abo
     a = read(one_row_round(), scores={0: 0.01})  # the indicator's box scores under every floor of the second look
     assert a.indicator == "9m" and sorted(a.hand) == sorted(HAND) and a.win_tile == "7s"
     assert any(q["code"] == "weak_added" for q in a.questions)
+
+
+def test_a_lone_tile_boxed_faintly_round_its_top_is_named_from_a_fainter_box_round_all_of_it() -> None:
+    """The surer of two faint boxes at the indicator holds its top half (named 九萬 unsurely there); the fainter one
+    holds the whole tile, and names it."""
+    tiles = one_row_round()
+    (x1, y1, x2, y2), _ = tiles[0]
+    top, whole = (x1, y1 - 4, x2 + 2, y1 + (y2 - y1) / 2), (x1 - 1, y1, x2 + 1, y2 + 1)
+    faint = faint_tiles(photo(tiles), found(tiles, {0}), np.array([top, whole]), np.array([0.03, 0.01]),
+                        namer(tiles))
+    assert [(d.tile, d.box) for d in faint] == [("9m", whole)]
+    assert faint_tiles(photo(tiles), found(tiles, {0}), np.array([top]), np.array([0.03]), namer(tiles)) == []
 
 
 def test_a_faint_box_on_the_table_is_not_a_tile() -> None:
