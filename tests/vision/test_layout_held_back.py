@@ -395,3 +395,29 @@ def test_a_sure_box_over_a_pungs_last_two_faint_tiles_is_set_aside_not_a_kongs_f
     _, a = read([*dets, wide])
     assert [(m["type"], m["tiles"]) for m in a.melds] == [("peng", "888s")] and a.set_aside == [wide]
     assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m")
+
+
+def test_a_held_back_hand_tile_beside_a_kong_laid_whole_is_the_hands_not_a_kongs_fourth() -> None:
+    """One row (composed tuning photo s34_tuning_one_row_094): a 吃 and a kong of 四筒 laid whole at the left (its
+    second tile sideways), a little apart from the hand; the winning 白板 set apart is boxed faintly, and the hand's
+    last 白板 lies a fifth of a tile from the rest. With four boxes for the kong the round takes one box more than it
+    lacks by count, which had cost that box the price of a kong's fourth tile held back; the whole row read as the hand
+    (a tile lying sideways in it, a weak gap before its winning tile) was cheaper. The kong is laid whole: no such
+    price, and the melds are read."""
+    y = 80.0
+    dets, x = [tile_at(300, 10, "1m")], 10.0  # the indicator above the row
+    for c in ["6p", "7p", "8p"]:
+        dets.append(tile_at(x, y, c))
+        x += TW
+    x += 0.3 * TW
+    dets.append(tile_at(x, y, "4p"))
+    x += TW
+    dets.append(Detection((x, y + TH - TW, x + TH, y + TH), "4p", 0.6, (("4p", 0.95), ("2p", 0.01))))  # sideways
+    x += TH
+    rest = row_of(["4p", "4p", "+0.3", "5z", "1s", "1m", "2s", "1m", "3s", "+0.2", "5z", "+0.7"], x, y)
+    win = tile_at(rest[-1].box[2] + 0.7 * TW, y, "5z", conf=0.136, p=0.62)  # the winning tile, boxed faintly
+    dets = hold_back([*dets, *rest, win], 8, conf=0.26, p=0.94)  # the hand's first 白板, a little doubtful
+    _, a = read(dets)
+    assert [m["tiles"] for m in a.melds] == ["678p", "4444p"]
+    assert (sorted(a.hand), a.win_tile, a.indicator) == (sorted(["5z", "1s", "1m", "2s", "1m", "3s", "5z"]), "5z", "1m")
+    assert "weak_added" in codes(a)
