@@ -279,7 +279,7 @@ def faint_tiles(rgb: np.ndarray, dets: Sequence[Detection], boxes: np.ndarray, s
     surest of those about one tile's size (as `dets`' boxes) lying where no detection is, kept when the
     classifier names a face surely (`sure`): a lone indicator the detector barely boxed, a blank 白板. At each such
     place the next surest box there, placed otherwise (`SAME_PLACE`), is named too and counts when the first is not
-    named surely: a faint box round the top of a lone 七筒 named it at 0.34, a fainter one round the whole tile at 0.99."""
+    named surely: a faint box round the top of a lone 七筒 named it at 0.34, a fainter one round all of it at 0.99."""
     if not len(dets) or not len(boxes):
         return []
     usual = float(np.median([d.width * d.height for d in dets]))

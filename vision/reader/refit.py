@@ -105,9 +105,10 @@ def lying_ways(d: Detection, size: tuple[float, float]) -> list[tuple[float, flo
 
 def in_row_ways(d: Detection, size: tuple[float, float]) -> list[tuple[float, float]]:
     """A tile's width and height as a box in a row may hold it: standing, when the box is as tall as a standing tile
-    but narrower (`OFF_SIZE`), or loosely larger every way (`LOOSE_IN_ROW`); else none unless it is shaped as half a tile or a short one (`IN_ROW_SHAPE`) and about
-    one tile (`ROW_BOX`): sideways, and standing only when it is no wider than a standing tile. A box as wide as a
-    sideways tile and taller holds it and what lies above it, and a standing place inside shows its middle."""
+    but narrower (`OFF_SIZE`), or larger every way, loosely (`LOOSE_IN_ROW`); else none unless it is shaped as half a
+    tile or a short one (`IN_ROW_SHAPE`) and about one tile (`ROW_BOX`): sideways, and standing only when it is no wider
+    than a standing tile. A box as wide as a sideways tile and taller holds it and what lies above it, and a standing
+    place inside shows its middle."""
     width, height = size
     if abs(d.height / height - 1) <= OFF_SIZE and d.width < (1 - OFF_SIZE) * width:
         return [size]  # a standing tile boxed short of its width

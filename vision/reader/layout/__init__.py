@@ -422,12 +422,11 @@ def _pungs(a: Assignment) -> bool:
 
 
 def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, float]], lacking: int,
-                     ) -> list[tuple[float, tuple[Detection, ...], tuple[Detection, ...]]]:
-    """(box cost, held-back boxes taken, sure boxes set aside): any `MAX_TAKEN` of the held-back boxes (each with
-    its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful or oddly boxed ones (`odd_boxes`,
-    and a box over two tiles: `over_two`) set aside, that
-    bring the tiles the round lacks, or up to `MAX_KONGS` more (a kong's fourth tile, `KONG_EXTRA` each), cheapest
-    first. Taking a box costs its doubt (a gain when it is likely a tile), setting one aside the odds that it is one.
+                     ) -> list[tuple[float, tuple[Detection, ...], tuple[Detection, ...], int]]:
+    """(box cost, held-back boxes taken, sure boxes set aside, boxes taken past the count): any `MAX_TAKEN` of the
+    held-back boxes (each with its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful or
+    oddly boxed ones (`odd_boxes`, and a box over two tiles: `over_two`) set aside, that bring the tiles the round lacks,
+    or up to `MAX_KONGS` more (a kong's fourth tile, `KONG_EXTRA` each), cheapest first. Taking a box costs its doubt (a gain when it is likely a tile), setting one aside the odds that it is one.
     Stray boxes (`_is_stray`) are also tried set aside alone, nothing taken. The round's count takes no kong into
     account: with a kong laid as four boxes, a hand tile held back counts as one more than the round lacks, and was
     tried only after every swap of a doubtful box for it, often past `MAX_HELD_BACK_READS`; by cost alone it comes
@@ -447,7 +446,8 @@ def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, 
                     continue
                 extra = k - len(aside) - max(lacking, 0)
                 if lacking <= k - len(aside) and extra <= MAX_KONGS:
-                    out.append((take + cost + KONG_EXTRA * max(extra, 0), tuple(d for d, _ in taken), aside))
+                    out.append((take + cost + KONG_EXTRA * max(extra, 0), tuple(d for d, _ in taken), aside,
+                                max(extra, 0)))
     return sorted(out, key=lambda t: t[0])
 
 
@@ -464,16 +464,15 @@ def _take_held_back(first: Assignment, sure: list[Detection], held: list[tuple[D
     lacking = 14 + (given is None) - len(sure)
     best, best_cost = (first, first.cost) if not (_troubled(first) or _short(first)) else (None, math.inf)
     reads = 0
-    for cost, taken, aside in _held_back_tries(sure, held[:WEAK_TRIES], lacking):
+    for cost, taken, aside, extra in _held_back_tries(sure, held[:WEAK_TRIES], lacking):
         if reads >= MAX_HELD_BACK_READS:
             break
-        extra = max(len(taken) - len(aside) - max(lacking, 0), 0)
-        if cost - KONG_EXTRA * extra >= best_cost:
+        if cost - KONG_EXTRA * extra >= best_cost:  # a kong laid whole may take back what the extra boxes cost
             continue
         kept = [d for d in sure if all(d is not x for x in aside)]
         reads += 1
         a = _assign_plain([*kept, *taken], given, options)
-        cost -= KONG_EXTRA * min(extra, _kongs_laid_whole(a, taken))  # the extra tile is the hand's, not a kong's fourth
+        cost -= KONG_EXTRA * min(extra, _kongs_laid_whole(a, taken))  # the extra tile is the hand's, no kong's fourth
         if _troubled(a) or _short(a) or cost + a.cost >= best_cost:
             continue
         a.questions.append(weak_question(taken))
