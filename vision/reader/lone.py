@@ -59,13 +59,25 @@ OUTLINE_CLOSE = 0.15
 OUTLINE_SIZE = (0.6, 1.5)
 
 
-def lab_at(rgb: np.ndarray, width: int = WORK_WIDTH) -> tuple[np.ndarray, float]:
-    """The photo at `width` (never enlarged) in Lab (float), and the scale from the photo to it."""
+def at_width(rgb: np.ndarray, width: int = WORK_WIDTH) -> tuple[np.ndarray, float]:
+    """The photo at `width` (never enlarged), and the scale from the photo to it."""
     import cv2
 
     scale = min(1.0, width / rgb.shape[1])
-    small = cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else rgb
-    return cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32), scale
+    return (cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else rgb), scale
+
+
+def lab_at(rgb: np.ndarray, width: int = WORK_WIDTH) -> tuple[np.ndarray, float]:
+    """The photo at `width` (never enlarged) in Lab (float), and the scale from the photo to it."""
+    small, scale = at_width(rgb, width)
+    return _lab(small), scale
+
+
+def _lab(rgb: np.ndarray) -> np.ndarray:
+    """`rgb` in Lab (float)."""
+    import cv2
+
+    return cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
 
 
 def is_face(d: Detection) -> bool:
@@ -121,7 +133,12 @@ def nearer_face(lab: np.ndarray, face: np.ndarray, cloth: np.ndarray) -> np.ndar
 def face_mask(rgb: np.ndarray, dets: Sequence[Detection]) -> tuple[np.ndarray, float] | None:
     """Where the photo (at WORK_WIDTH) is nearer the face colour of `dets`' upright faces than the cloth's, and
     the scale to the photo; None when there are no faces to learn from or face and cloth look alike."""
-    lab, scale = lab_at(rgb)
+    return _face_mask_at(*at_width(rgb), dets)
+
+
+def _face_mask_at(small: np.ndarray, scale: float, dets: Sequence[Detection]) -> tuple[np.ndarray, float] | None:
+    """`face_mask` of the photo already brought to `WORK_WIDTH` (`at_width`: `small`, `scale`)."""
+    lab = _lab(small)
     colours = face_and_cloth(lab, scale, dets)
     return (nearer_face(lab, *colours).astype(np.uint8), scale) if colours is not None else None
 
@@ -147,14 +164,14 @@ def patches(mask: np.ndarray, scale: float, usual_w: float, usual_h: float) -> l
     return [b for _, b in sorted(out, key=lambda t: -t[0])]
 
 
-def outlines(rgb: np.ndarray, usual_w: float, usual_h: float) -> list[tuple[float, float, float, float]]:
+def outlines(small: np.ndarray, scale: float, usual_w: float, usual_h: float,
+             ) -> list[tuple[float, float, float, float]]:
     """The boxes (photo pixels) of closed outlines about one tile in size (`OUTLINE_SIZE` of `usual_w` × `usual_h`),
-    largest first: the photo's edges (`OUTLINE_EDGES`, at `WORK_WIDTH`) closed over `OUTLINE_CLOSE` of a tile's width,
-    each ring of them, outer or inner (a tile touching a line of the table is the hole inside the ring they make)."""
+    largest first, in the photo brought to `WORK_WIDTH` (`at_width`: `small`, `scale`): its edges (`OUTLINE_EDGES`)
+    closed over `OUTLINE_CLOSE` of a tile's width, each ring of them, outer or inner (a tile touching a line of the
+    table is the hole inside the ring they make)."""
     import cv2
 
-    scale = min(1.0, WORK_WIDTH / rgb.shape[1])
-    small = cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else rgb
     edges = cv2.Canny(cv2.cvtColor(np.ascontiguousarray(small), cv2.COLOR_RGB2GRAY), *OUTLINE_EDGES)
     k = max(3, int(round(OUTLINE_CLOSE * usual_w * scale)) | 1)
     closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
@@ -175,9 +192,12 @@ def lone_tiles(rgb: np.ndarray, dets: Sequence[Detection], name: Namer, sure: fl
         return []
     usual_w = float(np.median([d.width for d in faces]))
     usual_h = float(np.median([d.height for d in faces]))
-    found = face_mask(rgb, dets)
+    small, scale = at_width(rgb)  # both looks at the photo at one size, resized once
+    found = _face_mask_at(small, scale, dets)
     boxes: list[tuple[float, float, float, float]] = []
-    for b in [*(patches(*found, usual_w, usual_h) if found is not None else []), *outlines(rgb, usual_w, usual_h)]:
+    candidates = [*(patches(*found, usual_w, usual_h) if found is not None else []),
+                  *outlines(small, scale, usual_w, usual_h)]
+    for b in candidates:
         if covered_share(b, dets) <= COVERED and max(covered_shares(b, boxes), default=0.0) <= COVERED:
             boxes.append(b)
     boxes = boxes[:MOST_PATCHES]

@@ -426,11 +426,12 @@ def _held_back_tries(sure: Sequence[Detection], held: Sequence[tuple[Detection, 
     """(box cost, held-back boxes taken, sure boxes set aside, boxes taken past the count): any `MAX_TAKEN` of the
     held-back boxes (each with its `held_odds`), with up to `MAX_SET_ASIDE` of the `ASIDE_TRIES` least sure doubtful or
     oddly boxed ones (`odd_boxes`, and a box over two tiles: `over_two`) set aside, that bring the tiles the round lacks,
-    or up to `MAX_KONGS` more (a kong's fourth tile, `KONG_EXTRA` each), cheapest first. Taking a box costs its doubt (a gain when it is likely a tile), setting one aside the odds that it is one.
-    Stray boxes (`_is_stray`) are also tried set aside alone, nothing taken. The round's count takes no kong into
-    account: with a kong laid as four boxes, a hand tile held back counts as one more than the round lacks, and was
-    tried only after every swap of a doubtful box for it, often past `MAX_HELD_BACK_READS`; by cost alone it comes
-    first (composed tuning photos: 3 more of 1 710 rounds right, none lost; kept-aside +1; 2026-12-06)."""
+    or up to `MAX_KONGS` more (a kong's fourth tile, `KONG_EXTRA` each), cheapest first. Taking a box costs its doubt (a
+    gain when it is likely a tile), setting one aside the odds that it is one. Stray boxes (`_is_stray`) are also tried
+    set aside alone, nothing taken. The round's count takes no kong into account: with a kong laid as four boxes, a
+    hand tile held back counts as one more than the round lacks, and was tried only after every swap of a doubtful box
+    for it, often past `MAX_HELD_BACK_READS`; by cost alone it comes first (composed tuning photos: 3 more of 1 710
+    rounds right, none lost; kept-aside +1; 2026-12-06)."""
     odd = odd_boxes(sure)
     for i in over_two(sure, [d for d, _ in held]):
         odd[i] = min(odd.get(i, 1.0), OVER_TWO_ODDS)
