@@ -328,6 +328,22 @@ def test_a_claimed_tile_boxed_as_two_pieces_one_a_little_lower_lies_sideways() -
     assert sorted(d.tile for d in out) == sorted(["1m", "2m", "3m", "5s", "6s", "7s", "8s", "2p", "3p", "4p", "5s"])
 
 
+def test_a_standing_tile_named_surely_beside_a_piece_of_a_claimed_tile_is_no_half_of_it() -> None:
+    """A 吃's standing 五萬, as tall as its neighbours and named surely, beside one end of the claimed 六萬 lying sideways
+    (misnamed 北): the classifier names their union 六萬, but the 五萬 is a tile of its own, and the end is left to be
+    grown to the claimed tile (composed tuning photo s61_tuning_one_row_077, 2026-12-06). Named unsurely, a box so tall
+    beside the piece is the claimed tile's other end, boxed loosely, and the two are read whole."""
+    row = [Detection((10 + k * 42, 20, 52 + k * 42, 76), c, 0.8, ((c, 0.95),)) for k, c in enumerate(("2p", "3p", "4m"))]
+    x = 10 + 3 * 42
+    piece = Detection((x + 30, 36, x + 68, 76), "4z", 0.3, (("4z", 0.3), ("6m", 0.1)))
+    weak = np.array([[x - 2, 23, x + 72, 78]])
+    name = namer({(x, 25): (("6m", 0.89), ("5m", 0.05))})
+    for sure, read in ((0.95, ["2p", "3p", "4m", "5m", "4z"]), (0.3, ["2p", "3p", "4m", "6m"])):
+        standing = Detection((x, 25, x + 30, 76), "5m", 0.7, (("5m", sure), ("4m", 0.01)))
+        out = whole_tiles(RGB, [*row, standing, piece], weak, np.array([0.1]), name)
+        assert [d.tile for d in sorted(out, key=lambda d: d.box[0])] == read
+
+
 def heap_with_a_4p_boxed_by_two_circles() -> tuple[list[Detection], np.ndarray, np.ndarray]:
     """A 4筒 lying askew in a heap, boxed surely only round two of its circles (named 2筒), with its neighbours; the
     detector's own weaker boxes: one round the whole 4筒, one over the 4筒 and its neighbour together."""

@@ -31,6 +31,11 @@ Two halves each named as the tile their union is named are two tiles when they l
 hand), but one when one lies above the other: the top and bottom half of a standing 八條 each look like an 八條, and
 taken for two tiles they made a 碰 a kong (1 444 → 1 445 of 1 520 composed tuning rounds, none lost; 2026-12-06).
 
+A standing tile as tall as its neighbours and named surely (`_standing_whole`) is never a half side by side with
+another box: a 吃's 五萬 beside one end of the claimed 六萬 lying sideways was read with that end as one 六萬, their union
+named so, and the 吃 was lost (composed photos: 2 more of 3 460 read right, none lost; 2026-12-06, seventeenth
+session).
+
 Sometimes only one half is boxed, surely, and the other half not at all: a box as wide as its neighbours but
 about half as high, named 2筒, or, for a tile lying sideways in a meld, as high as they are wide but half a
 tile long. `grown_tiles` names it again grown to a whole tile (to its neighbours' height from the end that lines
@@ -142,6 +147,23 @@ def _lying(u: Sequence[float], near_height: float, height: float | None = None) 
     return u[2] - u[0] >= LYING * h and h <= LYING_HEIGHT * near_height
 
 
+#: A box side by side with another is a standing tile of its own, not half of one, when it is at least this share as
+#: tall as the tiles near it and as wide …
+STANDING_WHOLE = (0.9, 0.65)
+#: … and the classifier names its tile at least this surely (each end of a claimed tile boxed loosely is named unsurely).
+STANDING_SURE = 0.8
+
+
+def _standing_whole(d: Detection, named: Sequence[Detection], near: Sequence[int]) -> bool:
+    """`d` is as tall and as wide as the tiles `near` it (`STANDING_WHOLE`) and named surely (`STANDING_SURE`): a whole
+    standing tile."""
+    height = median(named[k].box[3] - named[k].box[1] for k in near)
+    width = median(named[k].box[2] - named[k].box[0] for k in near)
+    sure = d.alternatives[0][1] if d.alternatives else 0.0
+    return (d.box[3] - d.box[1] >= STANDING_WHOLE[0] * height and d.box[2] - d.box[0] >= STANDING_WHOLE[1] * width
+            and sure >= STANDING_SURE)
+
+
 def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarray) -> list[tuple[Box, tuple[int, int], str]]:
     """Pairs of named boxes that look like two halves of one tile: each small against the tiles nearest to
     them, abutting, their union a tile's size, and the detector's own weaker box over that union (IoU ≥
@@ -172,6 +194,8 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
             low_and_wide = not above and _lying(u, near_height, pieces_height)
             photo_wide = above or low_and_wide
             lying = low_and_wide and u[2] - u[0] <= LYING_LENGTH * near_height  # as long as a tile is tall: one tile
+            if not (above or twice or lying) and any(_standing_whole(named[k], named, near) for k in (i, j)):
+                continue
             if not any(max(areas[i], areas[j]) <= half * usual and UNION_AREA[0] * usual <= area(u) <= UNION_AREA[1] * usual
                        for usual in ((median(others), photo_usual) if photo_wide else (median(others),))):
                 continue
