@@ -344,6 +344,20 @@ def test_a_standing_tile_named_surely_beside_a_piece_of_a_claimed_tile_is_no_hal
         assert [d.tile for d in sorted(out, key=lambda d: d.box[0])] == read
 
 
+def test_two_standing_tiles_one_boxed_short_are_no_claimed_tile_lying_between_them() -> None:
+    """Two 三條 side by side, the first boxed over its top alone and named unsurely, the second boxed shifted and named
+    0.74: low on average and as long as a tile lying sideways, their union was read as one claimed 三條 (composed photo
+    s109_tuning_two_rows_061, 2026-12-06). The second box is as tall as its neighbours: a standing tile, so they stay
+    two."""
+    row = [Detection((10 + k * 42, 20, 52 + k * 42, 76), c, 0.8, ((c, 0.95),)) for k, c in enumerate(("2p", "3p", "4m"))]
+    x = 10 + 3 * 42
+    top = Detection((x, 20, x + 26, 60), "3s", 0.3, (("3s", 0.12), ("1s", 0.02)))
+    shifted = Detection((x + 31, 20, x + 62, 72), "3s", 0.55, (("3s", 0.74), ("2s", 0.01)))
+    weak = np.array([[x - 2, 18, x + 64, 74]])
+    out = whole_tiles(RGB, [*row, top, shifted], weak, np.array([0.1]), namer({(x, 20): (("3s", 0.83),)}))
+    assert [d.tile for d in sorted(out, key=lambda d: d.box[0])] == ["2p", "3p", "4m", "3s", "3s"]
+
+
 def heap_with_a_4p_boxed_by_two_circles() -> tuple[list[Detection], np.ndarray, np.ndarray]:
     """A 4筒 lying askew in a heap, boxed surely only round two of its circles (named 2筒), with its neighbours; the
     detector's own weaker boxes: one round the whole 4筒, one over the 4筒 and its neighbour together."""
