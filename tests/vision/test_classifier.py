@@ -402,6 +402,27 @@ def test_a_tile_almost_half_under_one_other_in_a_heap_is_kept() -> None:
     assert [d.tile for d in drop_covered([alike, over])] == ["4p"]
 
 
+def test_a_tile_named_surely_under_a_loose_box_of_its_neighbour_is_kept() -> None:
+    """A 四條 whose neighbour 五條 was boxed loosely, shifted onto it: 56 % of the 四條's box lies under the surer 五條
+    box, but the classifier names it 四條 surely, the boxes are each a tile's size and neither lies more than 60 % inside
+    the other (composed tuning photo s55_tuning_one_row_062, 2026-12-06). Named unsurely, or as the tile over it, or
+    lying more than 60 % under it, it is still dropped."""
+    from vision.reader.detection import Detection
+    from vision.reader.detector import drop_covered
+
+    five = Detection((444, 92, 535, 198), "5s", 0.54, (("5s", 0.92),))
+    four = Detection((411, 87, 491, 188), "4s", 0.46, (("4s", 0.86), ("2s", 0.01)))
+    assert sorted(d.tile for d in drop_covered([four, five])) == ["4s", "5s"]
+    unsure = Detection(four.box, "4s", 0.46, (("4s", 0.5), ("2s", 0.2)))
+    assert [d.tile for d in drop_covered([unsure, five])] == ["5s"]
+    again = Detection(four.box, "5s", 0.46, (("5s", 0.86),))
+    assert [d.tile for d in drop_covered([again, five])] == ["5s"]
+    deeper = Detection((430, 87, 510, 188), "4s", 0.46, (("4s", 0.86),))  # 80 % under it
+    assert [d.tile for d in drop_covered([deeper, five])] == ["5s"]
+    half = Detection((444, 92, 500, 150), "4s", 0.46, (("4s", 0.86),))  # a part of a tile's size, wholly inside
+    assert [d.tile for d in drop_covered([half, five])] == ["5s"]
+
+
 def test_none_crops_can_be_mined_with_a_find_only_detector(tmp_path) -> None:
     import cv2
 

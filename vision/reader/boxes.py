@@ -18,6 +18,11 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-12)
 
 
+def box_area(box: Sequence[float]) -> float:
+    """A x1y1x2y2 box's area (0 for an empty box)."""
+    return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
+
+
 def box_iou(a: Sequence[float], b: Sequence[float]) -> float:
     """IoU of two x1y1x2y2 boxes (0 when they do not overlap or have no area)."""
     return float(iou_matrix(np.asarray(a, float), np.asarray(b, float))[0, 0])

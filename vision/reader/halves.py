@@ -69,7 +69,7 @@ from statistics import median
 
 import numpy as np
 
-from vision.reader.boxes import box_iou, iou_matrix
+from vision.reader.boxes import box_area, box_iou, iou_matrix
 from vision.reader.detection import Detection
 from vision.reader.detector import named_as_whole, own_box_score
 from vision.reader.gaps import Box, Namer, Top
@@ -93,11 +93,6 @@ ABUT = 1.3
 WHOLE_SURE = 0.4
 #: Tiles that never stand for a tile found as two halves.
 NOT_A_TILE = ("back", "none")
-
-
-def area(box: Sequence[float]) -> float:
-    """A x1y1x2y2 box's area (0 for an empty box)."""
-    return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
 
 
 def union(a: Sequence[float], b: Sequence[float]) -> Box:
@@ -171,7 +166,7 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
     `WHOLE_IOU`); (union box, the pair, how they lie: "twice", side by side overlapping by `ONE_TILE_TWICE`: one
     tile boxed twice; "above", one above the other: a standing tile's top and bottom; "lying", side by side, their
     union a tile lying sideways (`_lying`, `LYING_LENGTH`): a claimed tile's two ends; "beside", side by side)."""
-    areas = [area(d.box) for d in named]
+    areas = [box_area(d.box) for d in named]
     centres = np.array([[(d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2] for d in named])
     weak = [tuple(float(v) for v in b) for b, s in zip(boxes, scores) if s >= WHOLE_FLOOR]
     photo_usual = median(areas)  # a top and bottom half against the photo's tiles too: its nearest may be halves as well
@@ -180,7 +175,7 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
         for j in range(i + 1, len(named)):
             a, b = named[i].box, named[j].box
             u = union(a, b)
-            if area(u) > ABUT * (areas[i] + areas[j]):
+            if box_area(u) > ABUT * (areas[i] + areas[j]):
                 continue
             near = _nearest(centres, centres[[i, j]].mean(axis=0), (i, j))
             others = [areas[k] for k in near]
@@ -197,7 +192,7 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
             lying = low_and_wide and u[2] - u[0] <= LYING_LENGTH * near_height  # as long as a tile is tall: one tile
             if not (above or twice) and any(_standing_whole(named[k], named, near) for k in (i, j)):
                 continue
-            if not any(max(areas[i], areas[j]) <= half * usual and UNION_AREA[0] * usual <= area(u) <= UNION_AREA[1] * usual
+            if not any(max(areas[i], areas[j]) <= half * usual and UNION_AREA[0] * usual <= box_area(u) <= UNION_AREA[1] * usual
                        for usual in ((median(others), photo_usual) if photo_wide else (median(others),))):
                 continue
             if weak and float(iou_matrix(np.array([u]), np.array(weak)).max()) >= WHOLE_IOU:
