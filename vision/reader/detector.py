@@ -54,10 +54,12 @@ PILED_UNDER = 0.4
 #: tiles of a heap (a sideways 8筒 under a 4筒, a 7萬 under a 9條, both `IMG_27xx`) and only they pass `piled_under`;
 #: 107 named the tile over them.  Over 50 % none of 147 was a tile (2026-12-06).
 PILED_ONE = 0.5
-#: A box the classifier names surely (`APART_SURE`) as another tile than each surer box over it lies up to this share
-#: under one of them and is still a tile (`named_apart`): a loose box of its neighbour reaches over it. Of the boxes so
-#: named lying 40–60 % under one surer box, 1 on `valid` and 13 in 1 140 composed tuning photos, each lay over a tile
-#: (2026-12-06).
+#: A box the classifier names surely (`APART_SURE`) as another tile than each surer box over it, the two of a size
+#: (`APART_AREA`), lies up to this share under one of them (and it as much under the box) and is still a tile
+#: (`named_apart`): a loose box of its neighbour reaches over it. Of the boxes so named lying 40–60 % under one surer box,
+#: 1 on `valid` and 13 in 1 140 composed tuning photos, most were a tile's whole box under the box of a part of it (a
+#: 四筒 under its 二筒 half); sizes alike and neither box more than 60 % inside the other leaves none on `valid` and one in
+#: the tuning photos, a 四條 under its neighbour's loose box (2026-12-06).
 APART_ONE = 0.6
 APART_SURE = 0.8
 APART_AREA = (0.75, 1.33)
