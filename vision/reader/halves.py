@@ -150,13 +150,11 @@ STANDING_WHOLE = (0.9, 0.65)
 STANDING_SURE = 0.6
 
 
-def _standing_whole(d: Detection, named: Sequence[Detection], near: Sequence[int]) -> bool:
-    """`d` is as tall and as wide as the tiles `near` it (`STANDING_WHOLE`) and named surely (`STANDING_SURE`): a whole
-    standing tile."""
-    height = median(named[k].box[3] - named[k].box[1] for k in near)
-    width = median(named[k].box[2] - named[k].box[0] for k in near)
+def _standing_whole(d: Detection, near_width: float, near_height: float) -> bool:
+    """`d` is as tall and as wide as the tiles near it (their median `near_width` and `near_height`, `STANDING_WHOLE`)
+    and named surely (`STANDING_SURE`): a whole standing tile."""
     sure = d.alternatives[0][1] if d.alternatives else 0.0
-    return (d.box[3] - d.box[1] >= STANDING_WHOLE[0] * height and d.box[2] - d.box[0] >= STANDING_WHOLE[1] * width
+    return (d.height >= STANDING_WHOLE[0] * near_height and d.width >= STANDING_WHOLE[1] * near_width
             and sure >= STANDING_SURE)
 
 
@@ -165,7 +163,8 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
     them, abutting, their union a tile's size, and the detector's own weaker box over that union (IoU ≥
     `WHOLE_IOU`); (union box, the pair, how they lie: "twice", side by side overlapping by `ONE_TILE_TWICE`: one
     tile boxed twice; "above", one above the other: a standing tile's top and bottom; "lying", side by side, their
-    union a tile lying sideways (`_lying`, `LYING_LENGTH`): a claimed tile's two ends; "beside", side by side)."""
+    union a tile lying sideways (`_lying`, `LYING_LENGTH`): a claimed tile's two ends; "beside", side by side). Side
+    by side, neither may be a standing tile of its own (`_standing_whole`)."""
     areas = [box_area(d.box) for d in named]
     centres = np.array([[(d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2] for d in named])
     weak = [tuple(float(v) for v in b) for b, s in zip(boxes, scores) if s >= WHOLE_FLOOR]
@@ -190,8 +189,10 @@ def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarr
             low_and_wide = not above and _lying(u, near_height, pieces_height)
             photo_wide = above or low_and_wide
             lying = low_and_wide and u[2] - u[0] <= LYING_LENGTH * near_height  # as long as a tile is tall: one tile
-            if not (above or twice) and any(_standing_whole(named[k], named, near) for k in (i, j)):
-                continue
+            if not (above or twice):  # side by side: a standing tile of its own is neither half nor end of one
+                near_width = median(named[k].box[2] - named[k].box[0] for k in near)
+                if any(_standing_whole(named[k], near_width, near_height) for k in (i, j)):
+                    continue
             if not any(max(areas[i], areas[j]) <= half * usual and UNION_AREA[0] * usual <= box_area(u) <= UNION_AREA[1] * usual
                        for usual in ((median(others), photo_usual) if photo_wide else (median(others),))):
                 continue
