@@ -47,6 +47,11 @@ class Detection:
         return self.box[3] - self.box[1]
 
     @property
+    def named_prob(self) -> float:
+        """The classifier's probability of `tile` (its first choice); 0 when it gave no word (`alternatives` empty)."""
+        return self.alternatives[0][1] if self.alternatives else 0.0
+
+    @property
     def standing(self) -> bool:
         """Boxed higher than wide: a tile standing upright in the photo (not lying sideways)."""
         return self.height > self.width

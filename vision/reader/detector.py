@@ -312,9 +312,8 @@ def named_apart(d: Detection, kept: list[Detection], inside: list[float]) -> boo
     """A tile the classifier names surely (`APART_SURE`) as another tile than every surer box over it, each about as
     large as it (`APART_AREA`: neither box a part of the other's tile): a box of its neighbour reaching over it, not a
     second box of the same tile."""
-    sure = d.alternatives[0][1] if d.alternatives else 0.0
     area = box_area(d.box)
-    return sure >= APART_SURE and all(k.tile != d.tile and APART_AREA[0] * box_area(k.box) <= area <= APART_AREA[1] * box_area(k.box)
+    return d.named_prob >= APART_SURE and all(k.tile != d.tile and APART_AREA[0] * box_area(k.box) <= area <= APART_AREA[1] * box_area(k.box)
                                        and covered_shares(k.box, [d.box])[0] <= APART_ONE
                                        for k, share in zip(kept, inside) if share > 0)
 

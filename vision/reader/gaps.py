@@ -291,7 +291,7 @@ def faint_tiles(rgb: np.ndarray, dets: Sequence[Detection], boxes: np.ndarray, s
             continue
         if covered_share(box, dets) > COVERED:
             continue
-        home = next((p for p in places if max(covered_shares(box, p[:1])) > COVERED), None)
+        home = next((p for p in places if covered_shares(box, p[:1])[0] > COVERED), None)
         if home is None and len(places) < FAINT_TRIES:
             places.append([box])
         elif home is not None and len(home) < 2 and box_iou(box, home[0]) < SAME_PLACE:

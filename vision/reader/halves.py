@@ -153,9 +153,8 @@ STANDING_SURE = 0.6
 def _standing_whole(d: Detection, near_width: float, near_height: float) -> bool:
     """`d` is as tall and as wide as the tiles near it (their median `near_width` and `near_height`, `STANDING_WHOLE`)
     and named surely (`STANDING_SURE`): a whole standing tile."""
-    sure = d.alternatives[0][1] if d.alternatives else 0.0
     return (d.height >= STANDING_WHOLE[0] * near_height and d.width >= STANDING_WHOLE[1] * near_width
-            and sure >= STANDING_SURE)
+            and d.named_prob >= STANDING_SURE)
 
 
 def halved_tiles(named: Sequence[Detection], boxes: np.ndarray, scores: np.ndarray) -> list[tuple[Box, tuple[int, int], str]]:
