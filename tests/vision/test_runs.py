@@ -88,3 +88,42 @@ def test_two_blanks_boxed_as_one_box_beside_a_standing_tile_are_two() -> None:
     assert counted_runs(RGB, lying, namer((("5z", 0.9),))) == lying
     alone = row([])[:4] + [tile(260, 336, "5z", conf=0.5, p=0.6)]  # half a tile and more from the 4萬: no neighbour
     assert counted_runs(RGB, alone, namer((("5z", 0.9),))) == alone
+
+
+def table(blank_face: tuple[int, int] = (170, 290)) -> np.ndarray:
+    """A photo of the row on green cloth: every tile's face white (the others with a dark mark in the middle), the
+    white 白板 faces lying at `blank_face`, a thin grey line where two tiles touch."""
+    rgb = np.zeros((100, 800, 3), np.uint8)
+    rgb[:] = (40, 140, 60)
+    rgb[20:84, 10:170] = rgb[20:84, 290:370] = (235, 235, 228)
+    rgb[20:84, blank_face[0]:blank_face[1]] = (235, 235, 228)
+    for x in range(10, 370, 40):
+        rgb[20:84, x:x + 2] = (150, 150, 150)
+        if not 170 <= x < 290:
+            rgb[40:64, x + 12:x + 28] = (30, 30, 120)
+    return rgb
+
+
+def test_three_blanks_whose_boxes_stop_short_of_the_blank_face_are_three() -> None:
+    """Three 白板 at 170–290, boxed as the first alone and the second with a little of the third: the boxes span 2.3
+    tiles, but the white face runs on to the third's end (composed tuning photos s21_tuning_two_rows_013,
+    s8_tuning_two_rows_090). On cloth where the face ends with the boxes, they stay two."""
+    dets = row([(170, 210), (212, 262)])
+    out = counted_runs(table(), dets, namer((("5z", 0.6), ("back", 0.05))))
+    blanks = [d for d in out if d.tile == "5z"]
+    assert len(blanks) == 3 and [round(d.box[0]) for d in blanks] == [170, 210, 250] and round(blanks[-1].box[2]) == 290
+    assert sorted(d.conf for d in blanks)[0] < 0.25  # the tile more is held back by the layout
+    two = row([(170, 210), (212, 250)])  # two 白板 on the cloth: the third place is green
+    assert counted_runs(table((170, 250)), two, namer((("5z", 0.9),))) == two
+    assert counted_runs(RGB, dets, namer((("5z", 0.9),))) == dets  # face and cloth alike (a black photo): as boxed
+
+
+def test_two_blank_boxes_with_blank_face_between_them_are_one_run() -> None:
+    """Three 白板 at 170–290 boxed as the first and the third, a strip of the second's face unboxed between them, too
+    narrow for a gap tile (s103_tuning_one_row_060): one run of three. Cloth between them parts them."""
+    dets = row([(170, 212), (234, 290)])
+    out = counted_runs(table(), dets, namer((("5z", 0.6), ("back", 0.05))))
+    assert len([d for d in out if d.tile == "5z"]) == 3
+    apart = table()
+    apart[20:84, 212:234] = (40, 140, 60)
+    assert counted_runs(apart, dets, namer((("5z", 0.9),))) == dets

@@ -106,8 +106,25 @@ def lab_in(rgb: np.ndarray, box: Sequence[float]) -> np.ndarray:
 def face_and_cloth(lab: np.ndarray, scale: float, dets: Sequence[Detection]) -> tuple[np.ndarray, np.ndarray] | None:
     """The median Lab colour of `dets`' upright faces and of the cloth (outside them, a little apart) in `lab` (the
     photo at `scale`); None when there are no faces to learn from or face and cloth look alike (`LEAST_CONTRAST`)."""
-    import cv2
+    inside = _inside_faces(lab, scale, dets)
+    if inside is None:
+        return None
+    face = np.median(lab[inside > 0], axis=0)
+    cloth = _cloth_outside(lab, inside)
+    if cloth is None or float(np.linalg.norm(face - cloth)) < LEAST_CONTRAST:
+        return None
+    return face, cloth
 
+
+def cloth_colour(lab: np.ndarray, scale: float, dets: Sequence[Detection]) -> np.ndarray | None:
+    """The median Lab colour of the cloth in `lab` (the photo at `scale`): outside `dets`' upright faces, a little apart;
+    None when there are no faces to learn from or no cloth outside them."""
+    inside = _inside_faces(lab, scale, dets)
+    return None if inside is None else _cloth_outside(lab, inside)
+
+
+def _inside_faces(lab: np.ndarray, scale: float, dets: Sequence[Detection]) -> np.ndarray | None:
+    """Where `dets`' upright faces lie in `lab` (the photo at `scale`; uint8 mask); None with fewer than three."""
     faces = _faces(dets)
     if len(faces) < 3:
         return None
@@ -115,14 +132,15 @@ def face_and_cloth(lab: np.ndarray, scale: float, dets: Sequence[Detection]) -> 
     for d in faces:
         x1, y1, x2, y2 = (int(round(v * scale)) for v in d.box)
         inside[max(y1, 0) : max(y2, 0), max(x1, 0) : max(x2, 0)] = 1
-    if not inside.any():
-        return None
+    return inside if inside.any() else None
+
+
+def _cloth_outside(lab: np.ndarray, inside: np.ndarray) -> np.ndarray | None:
+    """The median Lab colour of `lab` a little apart from the faces `inside` marks; None when nothing lies apart."""
+    import cv2
+
     grown = cv2.dilate(inside, np.ones((9, 9), np.uint8))
-    face = np.median(lab[inside > 0], axis=0)
-    cloth = np.median(lab[grown == 0], axis=0) if (grown == 0).any() else None
-    if cloth is None or float(np.linalg.norm(face - cloth)) < LEAST_CONTRAST:
-        return None
-    return face, cloth
+    return np.median(lab[grown == 0], axis=0) if (grown == 0).any() else None
 
 
 def nearer_face(lab: np.ndarray, face: np.ndarray, cloth: np.ndarray) -> np.ndarray:
