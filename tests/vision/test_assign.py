@@ -285,6 +285,18 @@ def test_three_doubtful_boxes_in_the_gaps_of_a_white_rail_are_set_aside_together
     assert sorted(d.conf for d in a.set_aside) == [0.3, 0.45, 0.5] and "set_aside" in codes(a)
 
 
+def test_of_two_boxes_either_of_which_set_aside_adds_up_the_likelier_reading_is_kept() -> None:
+    """The lone indicator above the hand scored 0.28, and a patch of white table at the hand row's left end, named a
+    dragon, 0.32 (composed tuning photo s97_tuning_one_row_053). Either box set aside leaves a round that adds up: the
+    less sure one first made the patch the indicator at the row's end. The reading with the indicator alone above the
+    hand is the likelier, and is kept."""
+    dets = layout([[["9m"]], [["7z"], HAND[:10], ["2z"]], [["4m>", "5m", "6m"]]])
+    dets = [Detection(d.box, d.tile, {"9m": 0.28, "7z": 0.32}.get(d.tile, d.conf)) for d in dets]
+    a = assign(dets)
+    assert a.indicator == "9m" and a.hand == HAND[:10] and a.win_tile == "2z" and len(a.melds) == 1
+    assert [d.tile for d in a.set_aside] == ["7z"] and "set_aside" in codes(a)
+
+
 def test_a_confident_extra_box_is_kept_and_the_count_asked_about() -> None:
     a = assign(_with_doubtful_extra(0.9))
     assert a.set_aside == [] and "tile_count" in codes(a) and "2p" in a.hand
