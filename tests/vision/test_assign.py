@@ -297,6 +297,18 @@ def test_of_two_boxes_either_of_which_set_aside_adds_up_the_likelier_reading_is_
     assert [d.tile for d in a.set_aside] == ["7z"] and "set_aside" in codes(a)
 
 
+def test_of_pairs_of_boxes_whose_setting_aside_adds_up_the_likelier_reading_is_kept() -> None:
+    """Two patches of table named a dragon at both ends of the hand row (0.32, 0.30) and the lone indicator above it
+    (0.28): no one box set aside adds up. The two least sure set aside leave the left patch as the indicator at the
+    row's end; the two patches set aside leave the indicator alone above the hand, the likelier reading."""
+    dets = layout([[["9m"]], [["7z"], HAND[:10], ["2z"], ["7z"]], [["4m>", "5m", "6m"]]])
+    sevens = [i for i, d in enumerate(dets) if d.tile == "7z"]
+    conf = {0: 0.28, sevens[0]: 0.32, sevens[1]: 0.30}
+    a = assign([Detection(d.box, d.tile, conf.get(i, d.conf)) for i, d in enumerate(dets)])
+    assert a.indicator == "9m" and a.hand == HAND[:10] and a.win_tile == "2z" and len(a.melds) == 1
+    assert sorted(d.conf for d in a.set_aside) == [0.30, 0.32]
+
+
 def test_a_confident_extra_box_is_kept_and_the_count_asked_about() -> None:
     a = assign(_with_doubtful_extra(0.9))
     assert a.set_aside == [] and "tile_count" in codes(a) and "2p" in a.hand
