@@ -23,7 +23,7 @@ tiles boxed as one, when no box of its tile touches it (fourteenth session: tuni
 The boxes over a block of 白板 may also stop short of its ends, or leave a strip of it unboxed between them too narrow
 for a gap tile: three 白板 boxed as one and one and a little, their span 2.3 tiles. A run of 白板 reaches on over the
 columns of its row that are blank face, nearer its own face colour than the cloth's (`BlankFace`), up to a tile past
-either end, and two 白板 with blank face between them are one run (eighteenth part, 2026-12-06: tuning +3 of 2 470,
+either end, and two 白板 with blank face between them are one run (eighteenth session, 2026-12-06: tuning +3 of 2 470,
 none of the 3 460 saved composed photos lost).
 """
 
