@@ -154,12 +154,12 @@ class BlankFace:
                                          for d in run]), axis=0)
         return (face, self._cloth) if float(np.linalg.norm(face - self._cloth)) >= LEAST_CONTRAST else None
 
-    def columns(self, run: Sequence[Detection], x1: float, x2: float) -> np.ndarray:
+    def columns(self, run: Sequence[Detection], x1: float, x2: float,
+                colours: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:  # fmt: skip
         """The share of each pixel column of the photo from `x1` to `x2`, across the run's band (`BAND_INSET`), nearer
-        the run's face colour than the cloth's (`FACE_COLUMN`); empty when the colours cannot be told apart."""
+        the run's face colour than the cloth's (`colours`, from `_colours`); empty when they cannot be told apart."""
         import cv2
 
-        colours = self._colours(run)
         height, width = self.rgb.shape[:2]
         y1, y2 = median(d.box[1] for d in run), median(d.box[3] for d in run)
         ys, ye = int(np.clip(y1 + BAND_INSET * (y2 - y1), 0, height)), int(np.clip(y2 - BAND_INSET * (y2 - y1), 0, height))
@@ -174,7 +174,7 @@ class BlankFace:
         gap = right.box[0] - left.box[2]
         if left.tile != BLANK or not (left.standing and right.standing) or gap > BLANK_REACH * left.width:
             return False
-        shares = self.columns((left, right), left.box[2], right.box[0])
+        shares = self.columns((left, right), left.box[2], right.box[0], self._colours((left, right)))
         return bool(len(shares)) and float(shares.mean()) >= FACE_COLUMN
 
     def span(self, run: Sequence[Detection], width: float) -> tuple[float, float]:
@@ -186,7 +186,9 @@ class BlankFace:
         others = [d.box for d in self.dets if id(d) not in mine and d.box[1] < y2 and d.box[3] > y1]
         right = min([x2 + BLANK_REACH * width, *(b[0] for b in others if b[0] >= x2 - 1)])
         left = max([x1 - BLANK_REACH * width, *(b[2] for b in others if b[2] <= x1 + 1)])
-        return x1 - _face_reach(self.columns(run, left, x1)[::-1]), x2 + _face_reach(self.columns(run, x2, right))
+        colours = self._colours(run)
+        return (x1 - _face_reach(self.columns(run, left, x1, colours)[::-1]),
+                x2 + _face_reach(self.columns(run, x2, right, colours)))
 
 
 def _face_reach(shares: np.ndarray) -> int:

@@ -74,8 +74,8 @@ DOUBTFUL = 0.6
 #: before the hand, before the winning tile and after it, each boxed as a 白板 (2 → 3: one more of the 570 composed
 #: tuning rounds right, none lost, 2026-12-06).
 MAX_SET_ASIDE = 3
-#: Doubtful boxes tried one at a time when the layout does not add up, least sure first; every one is tried, and the
-#: likeliest reading that adds up is kept.
+#: When the layout does not add up, this many of the least sure doubtful boxes are each tried set aside alone, and the
+#: likeliest reading of those that add up is kept.
 SET_ASIDE_TRIES = 6
 #: Held-back boxes (`assign(sure_above=…)`) weighed at most, likeliest tiles first (`held_odds`) …
 WEAK_TRIES = 6
@@ -586,7 +586,7 @@ def _assign_tolerant(dets: list[Detection], given: str | None, options: Any = No
     doubtful = sorted((d for d in dets if d.conf < DOUBTFUL), key=lambda d: d.conf)
     # one box at a time, each of the least sure (the stray box is not always the least sure: a true tile may score
     # lower), then two or more of the four least sure
-    singles = []
+    singles: list[tuple[float, int, Assignment, Detection]] = []
     odd = odd_boxes(dets)
     for d in doubtful[:SET_ASIDE_TRIES]:
         retry = _assign_layout([e for e in dets if e is not d], given, options)
@@ -598,7 +598,7 @@ def _assign_tolerant(dets: list[Detection], given: str | None, options: Any = No
         retry.questions.append(set_aside_question([d]))
         return retry
     for k in range(2, MAX_SET_ASIDE + 1):
-        found = []
+        found: list[tuple[float, int, Assignment, list[Detection]]] = []
         for c in itertools.combinations(doubtful[:4], k):
             kept = [d for d in dets if all(d is not x for x in c)]
             if not kept:
