@@ -403,6 +403,23 @@ def test_a_box_over_a_whole_tile_and_the_neighbour_it_is_named_as_is_not_taken()
     assert "7p" in [d.tile for d in out]
 
 
+def test_a_box_over_two_tiles_of_a_row_is_no_box_round_a_part() -> None:
+    """A row of standing tiles; the detector's weaker box round the 四條 reaches over half the 三條 and the 五條 beside it
+    and is named 六條 (composed tuning photos s61_tuning_two_rows_037 and s101_tuning_one_row_032, 2026-12-06): over
+    twice as wide as the row's tiles, it is two tiles' parts, not a whole tile round a part, and the row stays as named.
+    As wide as a tile and a quarter it is taken, as the 四筒 in a heap is."""
+    codes = ("2p", "3p", "3s", "4s", "5s", "9m")
+    row = [Detection((10 + k * TW, 20, 10 + (k + 1) * TW, 20 + TH), c, 0.8 if c == "4s" else 0.6, ((c, 0.9), ("1m", 0.01)))
+           for k, c in enumerate(codes)]
+    four = row[3]
+    over_two = np.array([[four.box[0] - 20, 16, four.box[2] + 25, 78]])
+    name = namer({(round(four.box[0]) - 20, 16): (("6s", 0.9), ("4s", 0.05))})
+    assert whole_over_part(RGB, row, over_two, np.array([0.1]), name) == row
+    loose = np.array([[four.box[0] - 5, 16, four.box[2] + 5, 78]])  # a tile and a quarter wide
+    name = namer({(round(four.box[0]) - 5, 16): (("6s", 0.9), ("4s", 0.05))})
+    assert "6s" in [d.tile for d in whole_over_part(RGB, row, loose, np.array([0.1]), name)]
+
+
 def test_a_box_round_a_part_that_lies_over_surer_tiles_is_not_taken() -> None:
     dets, boxes, scores = heap_with_a_4p_boxed_by_two_circles()
     surer = Detection((112.0, 56.0, 152.0, 96.0), "9m", 0.95, (("9m", 0.99),))  # under 0.41 of the box round the 2筒

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -338,6 +338,12 @@ PART_SURE = 0.8
 #: 1 330 composed tuning photos the rule replaced six boxes, all wrongly; this keeps four of them. The two 四筒 of
 #: `IMG_27xx` it was made for hold a 二筒, the other part, and are still read whole.
 NEIGHBOUR_INSIDE = 0.5
+#: A box round a named one wider than this many times the standing tiles of its row (the median of at least
+#: `ROW_TILES` of them) is a box over two tiles, not one round a part: a 四條 and half the 三條 beside it boxed as one,
+#: named 六條. Composed tuning photos (2 470, 2026-12-06): of the five boxes the rule put in, the four over two tiles were
+#: 1.74–2.05 times as wide as their row's tiles, the one right 1.06; the 四筒 of `IMG_2765` in a heap 1.41.
+WIDEST_WHOLE = 1.6
+ROW_TILES = 2
 
 
 def more_of_the_same(part: str, whole: str) -> bool:
@@ -384,10 +390,19 @@ def whole_over_part(rgb: np.ndarray, named: list[Detection], boxes: np.ndarray, 
                for k, d in enumerate(named)):
             continue  # a box over the tile and the neighbour it is named as: two tiles, not one round a part
         whole = named_as_whole(named[i], box, top)
+        if wider_than_its_row(whole, named):
+            continue  # a box over two tiles of a row, not one round a part of a tile
         others = [d for k, d in enumerate(out) if k != i]
         if any(k is whole for k in drop_covered([*others, whole])):  # a box lying over surer tiles is no tile
             out[i] = whole
     return named if all(a is b for a, b in zip(out, named)) else sorted(drop_covered(out), key=lambda d: (d.cx, d.cy))
+
+
+def wider_than_its_row(box: Detection, named: Sequence[Detection]) -> bool:
+    """`box` is wider than `WIDEST_WHOLE` times the standing tiles of its row among `named` (their median width; at
+    least `ROW_TILES` of them, their centres within half a tile's height of its own, and six tiles' widths)."""
+    row = [d.width for d in named if d.standing and abs(d.cy - box.cy) < 0.5 * d.height and abs(d.cx - box.cx) < 6 * d.width]
+    return len(row) >= ROW_TILES and box.width > WIDEST_WHOLE * float(np.median(row))
 
 
 def own_box_score(d: Detection) -> float:
