@@ -43,7 +43,7 @@ LEAST_FILL = 0.55
 #: At most this many patches are named a photo, the largest first.
 MOST_PATCHES = 6
 #: A patch is kept as a tile when the classifier names a face with at least this probability.  It was a gap tile's
-#: (`gaps.GAP_SURE`, 0.7; 0.5–0.8 read the 540 tuning photos alike), but a patch is a tile's shape and colour lying
+#: (`gaps.GAP_SURE`, 0.7 then; 0.5–0.8 read the 540 tuning photos alike), but a patch is a tile's shape and colour lying
 #: apart, which a gap is not, and a lone tile on a dark cloth the classifier never saw is named less surely (a 3條
 #: indicator at 0.55): 0.5 reads one more of the 570 composed tuning rounds right, none lost, and the kept-aside and
 #: held-out photos as before (2026-12-06).
