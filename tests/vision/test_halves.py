@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
+from vision.reader import detector
 from vision.reader.detection import Detection
 from vision.reader.detector import whole_over_part
 from vision.reader.halves import grown_tiles, whole_tiles
@@ -388,19 +390,22 @@ def test_a_part_stays_as_named_unless_the_box_round_it_is_surely_a_tile_with_mor
     assert whole_over_part(RGB, dets, boxes, np.array([0.01, 0.05, 0.5]), namer({(96, 36): (("4p", 0.9),)})) == dets
 
 
-def test_a_box_over_a_whole_tile_and_the_neighbour_it_is_named_as_is_not_taken() -> None:
+def test_a_box_over_a_whole_tile_and_the_neighbour_it_is_named_as_is_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     """A 六筒 boxed whole (the detector's "part"), and a weaker box over it and the 七筒 beside it named 七筒 (more
     circles): two tiles, not one round a part (composed tuning photos, 2026-12-06). Named 七筒 with no 七筒 inside it,
-    the same box is taken."""
+    the same box is not taken either, being twice as wide as the row's tiles (`wider_than_its_row`); with no bound on
+    the width, it would be."""
     six = tile(100, "6p", y=40, w=36, h=50, p=0.96)
     seven = Detection((138.0, 42.0, 174.0, 92.0), "7p", 0.55, (("7p", 0.97), ("3p", 0.01)))
     dets = [tile(20, "1m", y=40), six, seven]
     boxes = np.array([[98.0, 38.0, 174.0, 94.0]])  # over both: 2.4 times the 六筒
     name = namer({(98, 38): (("7p", 0.83), ("6p", 0.04))})
     assert whole_over_part(RGB, dets, boxes, np.array([0.05]), name) == dets
-    other = Detection(seven.box, "9s", 0.55, (("9s", 0.97),))  # nothing inside named as the box is
-    out = whole_over_part(RGB, [*dets[:2], other], boxes, np.array([0.05]), name)
-    assert "7p" in [d.tile for d in out]
+    other = [*dets[:2], Detection(seven.box, "9s", 0.55, (("9s", 0.97),))]  # nothing inside named as the box is
+    assert whole_over_part(RGB, other, boxes, np.array([0.05]), name) == other
+    monkeypatch.setattr(detector, "WIDEST_WHOLE", 3.0)
+    assert "7p" in [d.tile for d in whole_over_part(RGB, other, boxes, np.array([0.05]), name)]
+    assert whole_over_part(RGB, dets, boxes, np.array([0.05]), name) == dets  # the 七筒 inside still says two tiles
 
 
 def test_a_box_over_two_tiles_of_a_row_is_no_box_round_a_part() -> None:
