@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.reader.detection import Detection
@@ -127,3 +129,16 @@ def test_two_blank_boxes_with_blank_face_between_them_are_one_run() -> None:
     apart = table()
     apart[20:84, 212:234] = (40, 140, 60)
     assert counted_runs(apart, dets, namer((("5z", 0.9),))) == dets
+
+
+def test_a_blank_boxed_shifted_half_over_its_neighbour_is_boxed_again_in_its_place() -> None:
+    """Three 白板 at 170–290 boxed three times, the middle box shifted half a tile onto the third and named 白板 at 0.05
+    (composed tuning photo s97_tuning_two_rows_063, 2026-12-06): the layout took a faint box of another tile instead.
+    The run is parted evenly and named again: the middle one surely 白板 in its own place. Where the classifier does not
+    name every place 白板, the boxes stay as they were."""
+    dets = row([(170, 210), (222, 262), (250, 290)])
+    dets = [replace(d, alternatives=(("5z", 0.05), ("1s", 0.02))) if d.box[0] == 222 else d for d in dets]
+    out = counted_runs(table(), dets, namer((("5z", 0.9), ("back", 0.02))))
+    blanks = [d for d in out if d.tile == "5z"]
+    assert [round(d.box[0]) for d in blanks] == [170, 210, 250] and all(d.named_prob == 0.9 for d in blanks)
+    assert counted_runs(table(), dets, namer((("back", 0.7),))) == dets
