@@ -93,14 +93,19 @@ def _faces(dets: Sequence[Detection]) -> list[Detection]:
 def lab_in(rgb: np.ndarray, box: Sequence[float]) -> np.ndarray:
     """The Lab colours (float, one row a pixel) of the photo's pixels in `box` (x1, y1, x2, y2: clipped to the photo,
     then cut to whole pixels toward the top left; none when it is empty), at the photo's own size."""
+    return lab_block(rgb, box).reshape(-1, 3)
+
+
+def lab_block(rgb: np.ndarray, box: Sequence[float]) -> np.ndarray:
+    """The photo's pixels in `box` in Lab (float, rows × columns × 3), clipped and cut as `lab_in` does them."""
     import cv2
 
     height, width = rgb.shape[:2]
     xs, xe = int(np.clip(box[0], 0, width)), int(np.clip(box[2], 0, width))
     ys, ye = int(np.clip(box[1], 0, height)), int(np.clip(box[3], 0, height))
     if xe <= xs or ye <= ys:
-        return np.zeros((0, 3), np.float32)
-    return cv2.cvtColor(np.ascontiguousarray(rgb[ys:ye, xs:xe]), cv2.COLOR_RGB2LAB).astype(np.float32).reshape(-1, 3)
+        return np.zeros((0, 0, 3), np.float32)
+    return cv2.cvtColor(np.ascontiguousarray(rgb[ys:ye, xs:xe]), cv2.COLOR_RGB2LAB).astype(np.float32)
 
 
 def face_and_cloth(lab: np.ndarray, scale: float, dets: Sequence[Detection]) -> tuple[np.ndarray, np.ndarray] | None:

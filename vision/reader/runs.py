@@ -40,7 +40,7 @@ from vision.reader.detection import Detection
 from vision.reader.detector import own_box_score, tile_confidence
 from vision.reader.gaps import GAP_BOX_SCORE, Box, Namer
 from vision.reader.layout.geometry import BLANK
-from vision.reader.lone import LEAST_CONTRAST, cloth_colour, lab_at, lab_in, nearer_face
+from vision.reader.lone import LEAST_CONTRAST, cloth_colour, lab_at, lab_block, lab_in, nearer_face
 
 #: Two boxes named alike touch when the gap between them is under this share of a tile's width …
 TOUCH = 0.25
@@ -162,16 +162,11 @@ class BlankFace:
                 colours: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:  # fmt: skip
         """The share of each pixel column of the photo from `x1` to `x2`, across the run's band (`BAND_INSET`), nearer
         the run's face colour than the cloth's (`colours`, from `_colours`); empty when they cannot be told apart."""
-        import cv2
-
-        height, width = self.rgb.shape[:2]
-        y1, y2 = median(d.box[1] for d in run), median(d.box[3] for d in run)
-        ys, ye = int(np.clip(y1 + BAND_INSET * (y2 - y1), 0, height)), int(np.clip(y2 - BAND_INSET * (y2 - y1), 0, height))
-        xs, xe = int(np.clip(x1, 0, width)), int(np.clip(x2, 0, width))
-        if colours is None or xe <= xs or ye <= ys:
+        if colours is None:
             return np.zeros(0)
-        lab = cv2.cvtColor(np.ascontiguousarray(self.rgb[ys:ye, xs:xe]), cv2.COLOR_RGB2LAB).astype(np.float32)
-        return nearer_face(lab, *colours).mean(axis=0)
+        y1, y2 = median(d.box[1] for d in run), median(d.box[3] for d in run)
+        lab = lab_block(self.rgb, (x1, y1 + BAND_INSET * (y2 - y1), x2, y2 - BAND_INSET * (y2 - y1)))
+        return nearer_face(lab, *colours).mean(axis=0) if lab.size else np.zeros(0)
 
     def joins(self, left: Detection, right: Detection) -> bool:
         """Two standing 白板 in line set apart by at most `BLANK_REACH` of a tile's width of blank face: one run."""
