@@ -142,3 +142,18 @@ def test_a_blank_boxed_shifted_half_over_its_neighbour_is_boxed_again_in_its_pla
     blanks = [d for d in out if d.tile == "5z"]
     assert [round(d.box[0]) for d in blanks] == [170, 210, 250] and all(d.named_prob == 0.9 for d in blanks)
     assert counted_runs(table(), dets, namer((("back", 0.7),))) == dets
+
+
+def test_a_blank_boxed_alone_in_a_row_beside_more_blank_face_is_two() -> None:
+    """Two 白板 after the 4萬, the first boxed, the second not (composed tuning photo s113_tuning_one_row_017): the white
+    face runs on 1.65 tiles from the box's left end, the tile more held back. A 白板 boxed alone off the row, beside a
+    light wall as white as its face (s103_tuning_one_row_058), is no run; nor is one whose face ends with its box."""
+    dets = row([(170, 212)])  # past the seam's grey line at 210
+    out = counted_runs(table((170, 236)), dets, namer((("5z", 0.6), ("back", 0.05))))
+    blanks = [d for d in out if d.tile == "5z"]
+    assert len(blanks) == 2 and sorted(d.conf for d in blanks)[0] < 0.25  # the tile more is held back by the layout
+    assert counted_runs(table((170, 212)), dets, namer((("5z", 0.9),))) == dets
+    wall = table((170, 236))
+    wall[:, 500:620] = (235, 235, 228)
+    lone = [*dets, tile(520, 560, "5z", conf=0.5, p=0.6)]
+    assert [d for d in counted_runs(wall, lone, namer((("5z", 0.9),))) if d.box[0] >= 500] == lone[-1:]

@@ -26,6 +26,9 @@ columns of its row that are blank face, nearer its own face colour than the clot
 either end, and two 白板 with blank face between them are one run (eighteenth session, 2026-12-06: tuning +3 of 2 470,
 none of the 3 460 saved composed photos lost). A run of 白板 holding as many boxes as its span holds tiles, one of them
 named unsurely (boxed shifted half onto its neighbour), is parted evenly and named again (tuning +1, none lost).
+Nineteenth session: a 白板 boxed alone touching another tile of its row is a run of its own, so that the blank face past
+its box counts too (`BLANK_MORE_ROOM`): seed 113 +1 and kept-aside +1, none of the 3 840 saved photos lost; one boxed
+alone off the rows (before a white wall) is not.
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ TOUCH = 0.25
 IN_LINE = 0.3
 #: A run is parted again when its span holds at least this many tile widths more than it has boxes.
 MORE_ROOM = 0.7
+#: … a run of 白板 at this many: its span is measured over the blank face alone, short of the tiles' sides (a 白板 boxed
+#: alone in its row, blank face on past it for 1.65 tiles: composed tuning photo s113_tuning_one_row_017).
+BLANK_MORE_ROOM = 0.6
 #: A box wider than tall joins a run when at least this share as tall as the standing box before it: two tiles boxed as
 #: one (a tile lying sideways is as tall as a tile is wide, far lower).
 AS_TALL = 0.9
@@ -78,7 +84,7 @@ def alike_runs(dets: Sequence[Detection], joins: Joins | None = None) -> list[li
     """Indices of `dets` that are runs of two or more boxes named alike touching side by side (or set apart where
     `joins` says they are one run), left to right: standing boxes, and boxes wider than tall but as tall as the standing
     box before them (`AS_TALL`: one box over two tiles); and such a wide box alone beside a standing tile
-    (`_two_boxed_as_one`)."""
+    (`_two_boxed_as_one`), or a 白板 boxed alone in its row (`_blank_in_a_row`)."""
     order = sorted(range(len(dets)), key=lambda i: dets[i].box[0])
     runs: list[list[int]] = []
     for i in order:
@@ -93,7 +99,14 @@ def alike_runs(dets: Sequence[Detection], joins: Joins | None = None) -> list[li
         else:
             if d.standing or _two_boxed_as_one(d, dets):
                 runs.append([i])
-    return [r for r in runs if len(r) >= 2 or not dets[r[0]].standing]
+    return [r for r in runs if len(r) >= 2 or not dets[r[0]].standing or _blank_in_a_row(dets[r[0]], dets)]
+
+
+def _blank_in_a_row(d: Detection, dets: Sequence[Detection]) -> bool:
+    """A standing 白板 touching another standing tile in line: it may lie beside more blank face than it was boxed over."""
+    return d.tile == BLANK and d.standing and any(
+        e is not d and e.standing and abs(d.cy - e.cy) < IN_LINE * e.height
+        and min(abs(d.box[0] - e.box[2]), abs(e.box[0] - d.box[2])) < TOUCH * e.width for e in dets)
 
 
 def _as_tall(d: Detection, e: Detection) -> bool:
@@ -225,13 +238,13 @@ def counted_runs(rgb: np.ndarray, dets: Sequence[Detection], name: Namer) -> lis
         ends = blank.span(run, width) if code == BLANK else (run[0].box[0], run[-1].box[2])
         span = (ends[1] - ends[0]) / width
         n = min(round(span), MOST)
-        if code == BLANK and n == len(run) and min(d.named_prob for d in run) < UNSURE_BLANK:
+        if code == BLANK and n == len(run) > 1 and min(d.named_prob for d in run) < UNSURE_BLANK:  # one box alone: as boxed
             renamed = _blanks_parted_again(rgb, run, ends, name)
             if renamed:
                 dropped |= set(run_ids)
                 added += renamed
             continue
-        if n <= len(run) or span - len(run) < MORE_ROOM:
+        if n <= len(run) or span - len(run) < (BLANK_MORE_ROOM if code == BLANK else MORE_ROOM):
             continue
         boxes = parted(run, n, ends)
         tops = name(rgb, boxes)
