@@ -389,6 +389,20 @@ def test_a_tile_the_classifier_barely_names_may_be_any_tile_that_makes_the_win_a
     assert len(q) == 1 and "读成了四条" in q[0]["zh"]
 
 
+def test_an_indicator_the_classifier_barely_names_is_not_any_tile_whose_jing_would_make_the_win() -> None:
+    """The indicator above the hand is named 3條 at 0.03 (composed tuning photo s55_tuning_one_row_067). A hand tile so
+    barely named may become any tile that makes the win (above), but a changed indicator changes the 精, and 精 are wild:
+    an indicator of 東 would make 東 東 南 wild here and the hand a win. Only its own top choices are tried: the hand
+    is said to be no win, the indicator left as read."""
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "5z", "6z"]
+    sure = {"3s@1": (("3s", 0.03), ("4s", 0.003), ("8m", 0.002))}
+    a = assign(lay([[["+3"], ["3s"]], [hand, ["2z"]]], sure=sure, conf={"3s@1": 0.3}))
+    assert a.indicator == "3s" and "legal_fix" not in codes(a) and "not_a_win" in codes(a)
+    named = {"3s@1": (("3s", 0.03), ("1z", 0.02), ("8m", 0.002))}  # among its top choices, 東 is taken and asked about
+    b = assign(lay([[["+3"], ["3s"]], [hand, ["2z"]]], sure=named, conf={"3s@1": 0.3}))
+    assert b.indicator == "1z" and "legal_fix" in codes(b) and "not_a_win" not in codes(b)
+
+
 def test_a_concealed_kong_touching_a_pung_whose_sideways_tile_is_misread_is_cut_into_both() -> None:
     # a 暗杠 (backs outside) laid touching a 碰 of 4筒 whose sideways claimed tile the classifier reads 4條 0.24 /
     # 4筒 0.14: cut by the first choices it is no melds; by the top choices it is the 暗杠 and the 碰

@@ -15,7 +15,8 @@ codes with their probabilities. `decode` picks the hypothesis and codes of least
   (self-drawn) or its face (a discard). With no indicator known, any indicator will do.
 
 At most `MAX_CHANGES` tiles change, each to a choice no less than `MIN_ALTERNATIVE` likely (a tile whose first
-choice is under `ANY_BELOW` may become any tile, at its share of the belief the top choices leave), and all of them
+choice is under `ANY_BELOW` may become any tile, at its share of the belief the top choices leave, but the indicator:
+its tile sets the 精, and 精 are wild, so nearly any indicator makes some hand a win), and all of them
 together no less likely than `MAX_STEP` allows one to be; every change
 comes back in `Decoded.changed` so that it is asked about, never taken silently. When nothing legal
 lies within those choices, the first hypothesis with the first choices comes back with `legal=False`.
@@ -46,7 +47,9 @@ MIN_ALTERNATIVE = 0.01
 #: photos a limit together from 4 up reads alike, 3 loses 3).
 MAX_STEP = 5.0
 #: A slot whose first choice is less likely than this may take any tile, at its share of the leftover belief (the
-#: classifier's top three then miss the tile often: composed tuning photos +3 of 300, none lost; 2026-12-05).
+#: classifier's top three then miss the tile often: composed tuning photos +3 of 300, none lost; 2026-12-05). Not the
+#: indicator: an indicator named 3條 at 0.03 was read 一萬, whose 精 made the hand a win (nineteenth session: tuning +1
+#: of 2 470, none of the 3 840 saved photos lost).
 ANY_BELOW = 0.2
 #: Legality checks one `decode` may make (20–60 µs each: a read stays within its time).
 MAX_CHECKS = 1000
@@ -198,7 +201,8 @@ def _steps(h: Hypothesis) -> list[tuple[float, int, str]]:
             continue
         p0 = max(s.choices[0][1], 1e-9)
         choices = list(s.choices)
-        if p0 < ANY_BELOW:  # the classifier barely names this tile: its leftover belief spread over every other tile
+        if p0 < ANY_BELOW and s.role != "indicator":  # barely named (not the 精's indicator): the rest of its belief
+            # spread over every other tile
             named = {code for code, _ in s.choices}
             rest = [c for c in CODES if c not in named]
             left = max(1.0 - sum(p for _, p in s.choices), 0.0) / max(len(rest), 1)
