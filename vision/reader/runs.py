@@ -104,9 +104,13 @@ def alike_runs(dets: Sequence[Detection], joins: Joins | None = None) -> list[li
 
 def _blank_in_a_row(d: Detection, dets: Sequence[Detection]) -> bool:
     """A standing 白板 touching another standing tile in line: it may lie beside more blank face than it was boxed over."""
-    return d.tile == BLANK and d.standing and any(
-        e is not d and e.standing and abs(d.cy - e.cy) < IN_LINE * e.height
-        and min(abs(d.box[0] - e.box[2]), abs(e.box[0] - d.box[2])) < TOUCH * e.width for e in dets)
+    return d.tile == BLANK and d.standing and any(e is not d and e.standing and _touching_in_line(d, e) for e in dets)
+
+
+def _touching_in_line(d: Detection, e: Detection) -> bool:
+    """`e` lies in line with `d` across the row (`IN_LINE`) and touches it at either end (`TOUCH`)."""
+    return (abs(d.cy - e.cy) < IN_LINE * e.height
+            and min(abs(d.box[0] - e.box[2]), abs(e.box[0] - d.box[2])) < TOUCH * e.width)
 
 
 def _as_tall(d: Detection, e: Detection) -> bool:
@@ -118,9 +122,7 @@ def _as_tall(d: Detection, e: Detection) -> bool:
 def _two_boxed_as_one(d: Detection, dets: Sequence[Detection]) -> bool:
     """A box wider than tall but as tall as a standing box touching it in line (`_as_tall`): two tiles boxed as one, a
     run of its own."""
-    return not d.standing and any(
-        _as_tall(d, e) and abs(d.cy - e.cy) < IN_LINE * e.height
-        and min(abs(d.box[0] - e.box[2]), abs(e.box[0] - d.box[2])) < TOUCH * e.width for e in dets)
+    return not d.standing and any(_as_tall(d, e) and _touching_in_line(d, e) for e in dets)
 
 
 def tile_pitch(dets: Sequence[Detection], near: Detection, skip: Sequence[str] = (BLANK,)) -> float | None:
