@@ -555,3 +555,25 @@ def test_a_stacked_kong_beside_a_concealed_kong_across_a_gap_is_read_as_the_two_
     a = assign(dets)
     assert sorted(melds(a)) == [("angang", "1111s"), ("gang", "2222p")] and "kong_stacked" in codes(a)
     assert (a.hand, a.win_tile, a.indicator) == (hand, "6s", "4s")
+
+
+def test_a_box_round_part_of_a_sideways_claimed_tile_is_set_aside_not_the_lone_indicator() -> None:
+    """A small box round the left end of a 吃's sideways 五筒 is named 二筒, a little surer than the 五筒's own box and
+    than the lone 四筒 above the rows (composed tuning photo s113_tuning_two_rows_071). One of them is no tile; the box
+    lying mostly inside another box named otherwise is a part of that tile, however sure, and is the one set aside,
+    though six boxes are less sure than it: the 四筒 stays the indicator."""
+    from vision.reader.layout import read_layout
+
+    hand = ["7p", "8p", "2s", "2s", "2s", "5s", "5s"]
+    conf = {"4p@1": 0.49, "5s@7": 0.53, "5s@8": 0.56, "9p@9": 0.48, "5p@10": 0.52, "5z@13": 0.40, "5z@14": 0.45,
+            "5z@15": 0.5, "5z@16": 0.51, "2s@4": 0.55}
+    dets = lay([[["+6"], ["4p"]], [hand, ["9p"]], [["5p>", "6p", "7p"], ["5z", "5z", "5z", "5z"]]], conf=conf)
+    x1, y1, x2, y2 = dets[9].box  # the sideways 五筒
+    part = Detection((x1 - 2, y1 - 1, x1 + 0.55 * (x2 - x1), y2), "2p", 0.54, (("2p", 0.93), ("5p", 0.004)))
+    _, a = read_layout(lambda c: [d for d in [*dets, part] if d.conf >= c], 0.25, (1000, 1000))
+    assert a.indicator == "4p" and (a.hand, a.win_tile) == (hand, "9p")
+    assert melds(a) == [("chi", "567p"), ("gang", "5555z")] and a.set_aside == [part]
+    # the part named as the tile it lies in is that tile boxed twice: the less sure box goes, as before
+    same = replace(part, tile="5p", alternatives=(("5p", 0.9),))
+    _, b = read_layout(lambda c: [d for d in [*dets, same] if d.conf >= c], 0.25, (1000, 1000))
+    assert b.indicator == "4p" and melds(b) == [("chi", "567p"), ("gang", "5555z")] and b.set_aside == [dets[9]]
