@@ -577,3 +577,17 @@ def test_a_box_round_part_of_a_sideways_claimed_tile_is_set_aside_not_the_lone_i
     same = replace(part, tile="5p", alternatives=(("5p", 0.9),))
     _, b = read_layout(lambda c: [d for d in [*dets, same] if d.conf >= c], 0.25, (1000, 1000))
     assert b.indicator == "4p" and melds(b) == [("chi", "567p"), ("gang", "5555z")] and b.set_aside == [dets[9]]
+
+
+def test_the_winning_tile_is_the_one_set_apart_by_a_gap_wider_than_any_inside_the_hand() -> None:
+    """A lone 一筒 at the left of the hand row, set apart by most of a tile, and a 七條 at the right, less far: read
+    either as the indicator, the round adds up and is a win (composed tuning photo s163_tuning_two_rows_004). Taking
+    the 七條 for the indicator makes the last 四條, set apart by a quarter of a tile only, the winning tile, with a wider
+    gap inside the hand; the winning tile is the one set apart by a gap wider than every gap inside the hand."""
+    hand = ["7s", "2p", "4s", "3p", "4p", "4s", "4s"]
+    for gap in (0.25, 0.4):
+        dets = lay([[["1p"], ["+0.6"], hand[:6], hand[6:], ["+0.3"], ["7s"]],
+                    [["7m", "8m", "9m>"], ["5s", "5s", "5s>"]]], gap=gap)
+        a = assign(dets)
+        assert (a.indicator, a.hand, a.win_tile) == ("1p", hand, "7s")
+        assert melds(a) == [("chi", "789m"), ("peng", "555s")] and "win_tile_check" not in codes(a)
