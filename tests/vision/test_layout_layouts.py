@@ -591,3 +591,19 @@ def test_the_winning_tile_is_the_one_set_apart_by_a_gap_wider_than_any_inside_th
         a = assign(dets)
         assert (a.indicator, a.hand, a.win_tile) == ("1p", hand, "7s")
         assert melds(a) == [("chi", "789m"), ("peng", "555s")] and "win_tile_check" not in codes(a)
+
+
+def test_a_pung_whose_end_box_runs_tall_is_no_stacked_kong_but_one_box_over_two_tiles_at_its_end_is() -> None:
+    """A 碰 pushed down in the hand row, no tile sideways, its last 七條 boxed loosely 1.3 times the others' height
+    (composed tuning photo s163_tuning_one_row_012): a stacked kong shows its pair on the middle tile, so a tall end box
+    is a loose box and the three stay a 碰. An end box as tall and as wide as two tiles is two of a kong's tiles boxed as
+    one (s103_tuning_one_row_026): three alike boxes are then a kong."""
+    hand = ["2p", "3p", "4p", "6m", "7m", "8m", "9m", "9m", "1z", "1z"]
+    dets = lay([[["3z"]], [hand, ["1z"], ["7s", "7s", "7s"]]])
+    x1, y1, x2, y2 = dets[-1].box
+    dets[-1] = Detection((x1, y1 - 0.3 * TH, x2 + 2, y2), "7s", 0.6, (("7s", 0.96),))
+    a = assign(dets)
+    assert melds(a) == [("peng", "777s")] and (a.hand, a.win_tile) == (hand, "1z") and "kong_stacked" not in codes(a)
+    dets[-1] = Detection((x1, y1 - 0.6 * TH, x2 + TW, y2), "7s", 0.6, (("7s", 0.96),))  # 2 tiles wide, still standing
+    b = assign(dets)
+    assert melds(b) == [("gang", "7777s")] and (b.hand, b.win_tile) == (hand, "1z")

@@ -60,9 +60,12 @@ COSTS = {
 #: A kong's fourth tile set apart lies at most this many tile widths from the other three.
 KONG_APART = 0.8
 #: A tile stacked on a kong's middle tile lifts that tile's box above both others by this share of a tile's height,
-#: or its box (the pair) is this much taller than the others.
+#: or its box (the pair) is this much taller than the others. A box at an end of the three so tall is a loose box, not
+#: the pair (a 碰 read as a kong: composed photos, 2026-12-06, 5 more of 4 980 right, none lost), unless it is also
+#: `STACK_TWO_WIDE` times as wide as the others: two of the kong's tiles boxed as one.
 STACK_SHIFT = 0.2
 STACK_TALL = 1.2
+STACK_TWO_WIDE = 1.5
 #: … or the middle one of three standing tiles rises this share of a tile's height above the other two while
 #: its bottom stays in line with theirs (within `STACK_BOTTOM`): the detector boxes the stacked pair as one box
 #: from the top tile's top to the lower tile's bottom (composed tuning photos: stacked kongs 0.19–0.21, standing
@@ -218,7 +221,10 @@ def _other_reading(tiles: Sequence[Placed]) -> str | None:
     a, b, c = sorted(tiles, key=lambda p: p.u)  # the fourth tile lies on the middle one: it rises above both others
     standing = not any(p.sideways for p in (a, b, c))  # a sideways tile lies lower, its bottom in line: not a stack
     shifted = standing and min(a.v, c.v) - b.v > STACK_SHIFT * across[1]
-    tall = standing and across[-1] > STACK_TALL * across[1]  # a sideways tile lies low: no height to go by
+    tallest = max((a, b, c), key=lambda p: p.across)
+    alongs = sorted(p.along for p in tiles)
+    tall = (standing and across[-1] > STACK_TALL * across[1]  # a sideways tile lies low: no height to go by
+            and (tallest is b or tallest.along >= STACK_TWO_WIDE * alongs[1]))
     alike = standing and a.tile == b.tile == c.tile  # read alike, not only may be
     seen_on_top = alike and (b.det.face_above >= STACK_FACE or b.det.box_above >= STACK_BOX)  # face, or a box, over it
     return "stacked" if shifted or tall or seen_on_top or (standing and _middle_rises(a, b, c)) else None
@@ -373,7 +379,7 @@ def _win_apart_most(span: Sequence[Unit], win: Unit) -> bool:
     """The winning tile is set apart by a gap wider than every gap between the hand's units (`win_gap_clear`). A
     reading where it is not pays `win_gap_unclear`: a lone 一筒 far left of the hand row was read into the hand, and the
     七條 set apart at the right read as the indicator, the last 四條 of the hand, a quarter of a tile apart, as the
-    winning tile (composed photos, 2026-12-06: 4 more of 4 600 right, 3 of them fresh draws never looked at; none lost)."""
+    winning tile (composed photos, 2026-12-06: 4 more of 4 980 right, 3 of them fresh draws never looked at; none lost)."""
     between = [gaps([x.tiles[-1], y.tiles[0]])[0] for x, y in zip(span, span[1:])]
     return not between or gaps([span[-1].tiles[-1], win.tiles[0]])[0] > max(between)
 
