@@ -321,8 +321,9 @@ def _the_part(a: Detection, b: Detection) -> Detection:
     """Of two boxes on one tile, the one boxed oddly: when they are named as two tiles and only one lies mostly
     (`PART_INSIDE`) inside the other, that one (a box round the end of a sideways 五筒 named 二筒, surer than the 五筒's
     own box: seed 113 +1, none lost, 2026-12-06); else the less sure."""
-    a_in = _overlap(a, b) >= PART_INSIDE * a.width * a.height
-    b_in = _overlap(a, b) >= PART_INSIDE * b.width * b.height
+    shared = _overlap(a, b)
+    a_in = shared >= PART_INSIDE * a.width * a.height
+    b_in = shared >= PART_INSIDE * b.width * b.height
     if a.tile != b.tile and a_in != b_in:
         return a if a_in else b
     return a if a.conf < b.conf else b

@@ -61,7 +61,7 @@ COSTS = {
 KONG_APART = 0.8
 #: A tile stacked on a kong's middle tile lifts that tile's box above both others by this share of a tile's height,
 #: or its box (the pair) is this much taller than the others. A box at an end of the three so tall is a loose box, not
-#: the pair (a 碰 read as a kong: composed photos, 2026-12-06, 5 more of 4 980 right, none lost), unless it is also
+#: the pair (a 碰 read as a kong: composed photos, 2026-12-06, 5 more of 4 600 right, none lost), unless it is also
 #: `STACK_TWO_WIDE` times as wide as the others: two of the kong's tiles boxed as one.
 STACK_SHIFT = 0.2
 STACK_TALL = 1.2
@@ -347,6 +347,7 @@ def _hand_row_readings(units: Sequence[Unit]) -> Iterator[tuple[list[tuple[Unit,
     """Readings of the hand row: [melds | indicator] hand… [win] [melds] [indicator]."""
     m = len(units)
     stacks_inside = [_stacks_inside(u) for u in units]  # each unit once, not once for every span holding it
+    apart = _gaps_after(units)
     for a in range(m):
         for b in range(a, m):
             span = units[a : b + 1]
@@ -370,18 +371,18 @@ def _hand_row_readings(units: Sequence[Unit]) -> Iterator[tuple[list[tuple[Unit,
                 roles = [*side_roles, *((u, "hand") for u in span)]
                 if w is not None:
                     roles.append((units[w], "win"))
-                unclear = w is not None and not _win_apart_most(span, units[w])
+                unclear = w is not None and apart[b] <= max(apart[a:b], default=float("-inf"))  # `_gaps_after`
                 yield roles, (cost + side_cost + (COSTS["no_win_apart"] if w is None else 0.0)
                               + COSTS["win_gap_unclear"] * unclear)
 
 
-def _win_apart_most(span: Sequence[Unit], win: Unit) -> bool:
-    """The winning tile is set apart by a gap wider than every gap between the hand's units (`win_gap_clear`). A
-    reading where it is not pays `win_gap_unclear`: a lone 一筒 far left of the hand row was read into the hand, and the
-    七條 set apart at the right read as the indicator, the last 四條 of the hand, a quarter of a tile apart, as the
-    winning tile (composed photos, 2026-12-06: 4 more of 4 980 right, 3 of them fresh draws never looked at; none lost)."""
-    between = [gaps([x.tiles[-1], y.tiles[0]])[0] for x, y in zip(span, span[1:])]
-    return not between or gaps([span[-1].tiles[-1], win.tiles[0]])[0] > max(between)
+def _gaps_after(units: Sequence[Unit]) -> list[float]:
+    """The gap after each unit of a row but the last. A reading whose winning tile is set apart by no wider a gap than
+    one between the hand's units pays `win_gap_unclear` (as `win_gap_clear` asks about it): a lone 一筒 far left of the
+    hand row was read into the hand, and the 七條 set apart at the right read as the indicator, the last 四條 of the
+    hand, a quarter of a tile apart, as the winning tile (composed photos, 2026-12-06: 4 more of 4 600 right, 3 of them
+    fresh draws never looked at; none lost)."""
+    return [gaps([x.tiles[-1], y.tiles[0]])[0] for x, y in zip(units, units[1:])]
 
 
 def _sides(before: Sequence[Unit], after: Sequence[Unit]) -> tuple[list[tuple[Unit, str]], float] | None:
