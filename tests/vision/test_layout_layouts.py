@@ -82,6 +82,30 @@ def test_melds_at_the_left_end_of_the_row() -> None:
     assert melds(a) == [("chi", "345m"), ("peng", "777z")]
 
 
+def _loosened(dets: list[Detection], left: int, more: float) -> list[Detection]:
+    """`dets` with the boxes of `dets[left]` and `dets[left + 1]` run `more` of a tile wide into the gap between them."""
+    out = list(dets)
+    for k, side in ((left, 2), (left + 1, 0)):
+        box = list(out[k].box)
+        box[side] += more * TW if side == 2 else -more * TW
+        out[k] = replace(out[k], box=(box[0], box[1], box[2], box[3]))
+    return out
+
+
+def test_a_pung_laid_a_little_apart_at_the_left_is_a_meld_though_loose_boxes_all_but_close_its_gap() -> None:
+    """A 碰 of 三筒 0.4 of a tile left of the concealed tiles, the boxes on either side of the gap 0.14 of a tile too
+    wide: the boxes lie 0.12 apart (no gap to `split_groups`), the tiles' centres 0.26 farther than the row's pitch
+    (`geometry.meld_left_splits`). Read into the hand, the hand is a win too (333p 123m 44m 456s 444z)."""
+    hand = ["1m", "2m", "3m", "4m", "4m", "4s", "6s", "4z", "4z", "4z"]
+    row = [["3p", "3p", "3p"], hand, ["+0.1"], ["5s"]]
+    a = assign(_loosened(lay([[["+5"], ["4s"]], row], gap=0.4), 3, 0.14))
+    assert melds(a) == [("peng", "333p")] and (a.hand, a.win_tile, a.indicator) == (hand, "5s", "4s")
+    # the tiles 0.16 apart as hand tiles jostle: three alike at the hand's left end are concealed
+    row = [["3p", "3p", "3p"], ["+-0.1"], hand, ["+0.1"], ["5s"]]
+    a = assign(_loosened(lay([[["+5"], ["4s"]], row], gap=0.4), 3, 0.14))
+    assert melds(a) == [] and a.hand == ["3p", "3p", "3p", *hand] and a.win_tile == "5s"
+
+
 def test_a_run_at_the_left_of_the_hand_is_no_meld_when_the_melds_lie_at_the_right() -> None:
     """The hand 789p | 56s11z set a little apart, the winning 7s, then a 吃 789p and a 吃 789s: reading the first 789p
     as a meld at the left end as well reads a legal round too, but players push their melds to one side (composed
@@ -148,6 +172,16 @@ def test_a_blank_white_dragon_alone_above_the_hand_is_the_indicator() -> None:
                sure={"5z@1": (("5z", 0.35), ("back", 0.2), ("8p", 0.05))})
     a = assign(dets)
     assert a.indicator == "5z" and a.win_tile == "7s" and a.hand == hand
+
+
+def test_a_blank_white_dragon_set_apart_after_the_hand_read_as_a_back_is_the_winning_tile() -> None:
+    """The winning 白板 between the hand and its melds, read face down (back 0.63, 白 0.19): a lone back is no
+    winning tile, so it was read into the hand and the round had no winning tile."""
+    hand = ["5z", "8s", "8s", "3m", "2m", "4m", "8s"]
+    sure = {"back@9": (("back", 0.63), ("5z", 0.19), ("2s", 0.01))}
+    a = assign(lay([[["+8"], ["1p"]], [hand, ["back"], ["1m", "2m", "3m"], ["back", "7p", "7p", "back"]]], sure=sure))
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "5z", "1p")
+    assert melds(a) == [("chi", "123m"), ("angang", "7777p")] and "legal_fix" in codes(a)
 
 
 # --------------------------------------------------------------------------- the most probable legal round

@@ -31,6 +31,7 @@ from vision.reader.layout.geometry import (
     Placed,
     gaps,
     group_ends,
+    meld_left_splits,
     sideways_cuts,
     split_at,
     split_groups,
@@ -190,8 +191,11 @@ def row_units(groups: Sequence[Group], width: float) -> list[list[Unit]]:
 def row_readings(row: Sequence[Placed], width: float, row_index: int = 0) -> list[list[Unit]]:
     """`row_units` of the row's groups, and of the groups it makes when also cut at one or both of its weak
     boundaries (`geometry.weak_splits`, and beside a sideways tile inside a group: `geometry.sideways_cuts`;
-    a unit after such a cut is `weak`, and costs `weak_gap`)."""
+    a unit after such a cut is `weak`, and costs `weak_gap`). A group's first 3 or 4 tiles set clearly apart
+    (`geometry.meld_left_splits`) are cut off first, as a wide gap would be."""
     groups = split_groups(row, width, row_index)
+    if cuts := meld_left_splits(row, width, group_ends(groups)):  # a meld a little apart at the left: cut off
+        groups = split_at(row, sorted({*group_ends(groups), *cuts}), row_index)
     variants = row_units(groups, width)
     hard = group_ends(groups)
     weak = sorted({*weak_splits(row, width, hard), *sideways_cuts(row, hard)})
@@ -360,7 +364,7 @@ def _hand_row_readings(units: Sequence[Unit]) -> Iterator[tuple[list[tuple[Unit,
             cost += COSTS["stack_ignored"] * sum(stacks_inside[a : b + 1])
             cost += COSTS["kong_apart"] * sum(u.merged for u in span)  # a merged unit in the hand is odd
             for w in (b + 1, None):
-                if w is not None and (w >= m or not units[w].lone):
+                if w is not None and (w >= m or not _may_win(units[w])):
                     continue
                 after = units[(w if w is not None else b) + 1 :]
                 before = units[:a]
@@ -374,6 +378,13 @@ def _hand_row_readings(units: Sequence[Unit]) -> Iterator[tuple[list[tuple[Unit,
                 unclear = w is not None and apart[b] <= max(apart[a:b], default=float("-inf"))  # `_gaps_after`
                 yield roles, (cost + side_cost + (COSTS["no_win_apart"] if w is None else 0.0)
                               + COSTS["win_gap_unclear"] * unclear)
+
+
+def _may_win(u: Unit) -> bool:
+    """A unit that may be the winning tile set apart: one tile face up, or one read face down that the classifier
+    also sees a face in (`face_behind_back`: a blank 白板 set apart after the hand passes for a back; composed photos,
+    2026-12-07: one more right, none lost)."""
+    return len(u.tiles) == 1 and (u.tiles[0].face_up or face_behind_back(u.tiles[0].det))
 
 
 def _gaps_after(units: Sequence[Unit]) -> list[float]:
