@@ -34,7 +34,7 @@ WEAK_GAP = 0.15
 #: first 3 or 4 tiles apart from 4 or more after them (`meld_left_splits`): a 碰 or 吃 laid at the left of the hand row
 #: a quarter of a tile apart was read into the concealed hand. Composed photos, 2026-12-07: boundaries this far that
 #: cut 3–4 tiles off were a meld's end 26 times in 30; 0.2 read alike, and so did cutting a last 3 or 4 off too;
-#: cutting wherever a boundary lies this far lost 8 photos.
+#: cutting wherever a boundary lies this far lost 9 photos and gained 7.
 MELD_LEFT_GAP = 0.25
 #: Weak boundaries tried per row (the widest).
 MAX_WEAK_SPLITS = 2
@@ -269,7 +269,8 @@ def weak_splits(row: Sequence[Placed], width: float, hard: set[int], limit: int 
 
 def meld_left_splits(row: Sequence[Placed], width: float, hard: set[int]) -> list[int]:
     """Boundaries other than the `hard` ones that set a group's first 3 or 4 tiles apart from 4 or more after them by
-    `MELD_LEFT_GAP` beyond the row's usual spacing: a meld laid a little apart at the left of the hand row."""
+    `MELD_LEFT_GAP` beyond the row's usual spacing (`_beyond_usual`): a meld laid a little apart at the left of the
+    hand row, or of the concealed tiles after a lone indicator."""
     starts = [0, *sorted(k + 1 for k in hard)]
     ends = [*sorted(hard), len(row) - 1]
     out = []
