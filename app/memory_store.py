@@ -139,9 +139,11 @@ def photo_source(data: bytes, where: str = "score") -> str:
 def score_lessons(reading: Any, hand: Sequence[str], entries: Mapping[str, Any], melds: Sequence[dict[str, Any]],
                   confirmed: bool) -> dict[int, str]:  # fmt: skip
     """What the 算分 page teaches of its photo: {detection index: tile} for each box linked to a tile of the
-    round whose tile the player changed from what the page showed (`confirmed`, at 确认记账: every linked box)."""
+    round whose tile the player changed from what the page showed (`confirmed`, at 确认记账: every linked box).
+    A box shown face down teaches nothing: a 暗杠's backs are linked to the kong's tile, but their crops show no
+    face, and taught as that tile they made the table read the same backs as faces (a 暗杠 settled as a 明杠)."""
     from app import tile_edit as edit
-    from scoring.tiles import CODES
+    from scoring.tiles import BACK_CODE, CODES
 
     assignment = getattr(reading, "assignment", None)
     roles = {r.det.box: r.det for r in getattr(assignment, "tiles", None) or []}
@@ -153,7 +155,7 @@ def score_lessons(reading: Any, hand: Sequence[str], entries: Mapping[str, Any],
     out: dict[int, str] = {}
     for i, (d, slot) in enumerate(zip(shown, slots)):
         code = edit.code_at(slot, hand, dict(entries), melds) if slot is not None else None
-        if code in CODES and (confirmed or code != d.tile):
+        if code in CODES and d.tile != BACK_CODE and (confirmed or code != d.tile):
             out[i] = str(code)
     return out
 

@@ -27,6 +27,20 @@ def test_a_tile_the_player_changed_is_a_lesson_and_the_layouts_own_fix_is_not():
     assert ms.score_lessons(r, ["1m", "2m", "7z"], {}, [], confirmed=True) == {0: "1m", 1: "2m", 2: "7z"}
 
 
+def test_the_backs_of_a_concealed_kong_teach_nothing_though_linked_to_the_kongs_tile():
+    """A 暗杠 read back 七筒 七筒 back: its four boxes are linked to 7777p, but the backs' crops show no face. Taught as
+    七筒 without any change by the player, the table then read those backs as 七筒 and the 暗杠 as a 明杠."""
+    boxes = [(0, 0, 10, 14), (12, 0, 22, 14), (24, 0, 34, 14), (36, 0, 46, 14)]
+    dets = [Detection(b, t, 0.8) for b, t in zip(boxes, ["back", "7p", "6p", "back"])]
+    shown = [dets[0], dets[1], Detection(boxes[2], "7p", 0.8), dets[3]]  # the layout's own fix of the 六筒
+    r = SimpleNamespace(detections=dets, assignment=SimpleNamespace(tiles=[TileRole(d, "meld", 0) for d in shown]))
+    melds = [{"type": "angang", "tiles": "7777p", "photo": True}]
+    assert ms.score_lessons(r, [], {}, melds, confirmed=False) == {}
+    assert ms.score_lessons(r, [], {}, melds, confirmed=True) == {1: "7p", 2: "7p"}
+    # the player makes it a kong of 八筒: the faces are taught so, the backs still not
+    assert ms.score_lessons(r, [], {}, [{**melds[0], "tiles": "8888p"}], confirmed=False) == {1: "8p", 2: "8p"}
+
+
 def test_a_damaged_file_is_kept_aside_under_a_free_name_and_said_in_chinese(tmp_path: Path):
     path = tmp_path / "tile_memory.npz"
     (tmp_path / "tile_memory.npz.bad").write_bytes(b"an older one")
