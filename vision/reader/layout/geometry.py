@@ -273,12 +273,9 @@ def meld_left_splits(row: Sequence[Placed], width: float, hard: set[int]) -> lis
     hand row, or of the concealed tiles after a lone indicator."""
     starts = [0, *sorted(k + 1 for k in hard)]
     ends = [*sorted(hard), len(row) - 1]
-    out = []
-    for score, k in _beyond_usual(row, width, hard):
-        first, last = max(s for s in starts if s <= k), min(e for e in ends if e > k)
-        if score >= MELD_LEFT_GAP and k - first + 1 in (3, 4) and last - k >= 4:
-            out.append(k)
-    return sorted(out)
+    score = {k: s for s, k in _beyond_usual(row, width, hard)}
+    return [k for first, last in zip(starts, ends) for k in (first + 2, first + 3)
+            if score.get(k, 0.0) >= MELD_LEFT_GAP and last - k >= 4]
 
 
 def sideways_cuts(row: Sequence[Placed], hard: set[int], limit: int = MAX_WEAK_SPLITS) -> list[int]:

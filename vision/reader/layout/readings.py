@@ -194,10 +194,11 @@ def row_readings(row: Sequence[Placed], width: float, row_index: int = 0) -> lis
     a unit after such a cut is `weak`, and costs `weak_gap`). A group's first 3 or 4 tiles set clearly apart
     (`geometry.meld_left_splits`) are cut off first, as a wide gap would be."""
     groups = split_groups(row, width, row_index)
-    if cuts := meld_left_splits(row, width, group_ends(groups)):  # a meld a little apart at the left: cut off
-        groups = split_at(row, sorted({*group_ends(groups), *cuts}), row_index)
-    variants = row_units(groups, width)
     hard = group_ends(groups)
+    if cuts := meld_left_splits(row, width, hard):  # a meld a little apart at the left: cut off
+        hard |= set(cuts)
+        groups = split_at(row, sorted(hard), row_index)
+    variants = row_units(groups, width)
     weak = sorted({*weak_splits(row, width, hard), *sideways_cuts(row, hard)})
     for n in range(1, len(weak) + 1):
         for cuts in itertools.combinations(weak, n):
@@ -384,7 +385,7 @@ def _may_win(u: Unit) -> bool:
     """A unit that may be the winning tile set apart: one tile face up, or one read face down that the classifier
     also sees a face in (`face_behind_back`: a blank 白板 set apart after the hand passes for a back; composed photos,
     2026-12-07: one more right, none lost)."""
-    return len(u.tiles) == 1 and (u.tiles[0].face_up or face_behind_back(u.tiles[0].det))
+    return u.lone or (len(u.tiles) == 1 and face_behind_back(u.tiles[0].det))
 
 
 def _gaps_after(units: Sequence[Unit]) -> list[float]:
