@@ -346,3 +346,21 @@ def test_a_tile_the_classifier_all_but_rules_out_is_not_taken_by_likeness(centre
     likely = Detection((20.0, 0.0, 30.0, 10.0), "8m", 0.6, (("8m", 0.7), ("9m", 0.25), ("7m", 0.02)))
     read = memory_module.apply_memory([faint, likely], np.zeros((10, 30, 3), np.uint8), None, memory, "张家")
     assert [d.tile for d in read] == ["8m", "9m"]
+
+
+def test_a_box_read_face_down_keeps_its_back_though_it_looks_like_a_taught_blank_white_dragon(centres, monkeypatch):
+    """A table taught a winning 白板 the classifier had read as a back: a 暗杠's backs of the next reading lie near it
+    (白 their second choice at 3 %) yet stay backs, else the 暗杠 is lost; the taught crop itself is 白板 again."""
+    from vision.reader import memory as memory_module
+    from vision.reader.detection import Detection
+
+    blank = cluster(centres["1p"], 3, 0.2, 11)
+    monkeypatch.setattr(memory_module, "crop_embeddings", lambda classifier, rgb, boxes: blank[: len(boxes)])
+    memory = TileMemory("cls.onnx")
+    memory.add("张家", blank[:1], ["5z"])
+    assert [r.tile for r in memory.recall("张家", blank)] == ["5z", "5z", "5z"]
+    taught = Detection((0.0, 0.0, 10.0, 10.0), "back", 0.7, (("back", 0.63), ("5z", 0.19), ("2s", 0.01)))
+    backs = [Detection((x, 0.0, x + 10.0, 10.0), "back", 0.7, (("back", 0.89), ("5z", 0.03), ("2s", 0.01)))
+             for x in (20.0, 40.0)]
+    read = memory_module.apply_memory([taught, *backs], np.zeros((10, 50, 3), np.uint8), None, memory, "张家")
+    assert [d.tile for d in read] == ["5z", "back", "back"]

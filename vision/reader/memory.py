@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from scoring.errors import JingsuanError
+from scoring.tiles import BACK_CODE
 from vision.reader.layout.legal import MIN_ALTERNATIVE
 
 #: The memory's file in the data folder, beside the ledger.
@@ -388,8 +389,9 @@ def memory_readings(detections: Sequence[Any], rgb: np.ndarray, classifier: Any,
     """Each detection as the table's memory reads it: a crop the memory recalls (`TileMemory.recall`) takes the
     remembered tile when it is a taught crop again (None: one a player deleted, `NOT_A_TILE`) or the classifier has
     that tile among its top choices at `layout.legal.MIN_ALTERNATIVE` or more (one corrected 八万 taught as 九万 must
-    not make the other 八万 of the next photo, which the classifier gives 九万 0.3 %, 九万); otherwise the table's head
-    re-ranks the classifier's top choices (`rerank`)."""
+    not make the other 八万 of the next photo, which the classifier gives 九万 0.3 %, 九万), and the classifier does not
+    read the box face down (a taught 白板 made a 暗杠's backs 白板: the layout weighs a face behind a back itself);
+    otherwise the table's head re-ranks the classifier's top choices (`rerank`)."""
     if not detections or not memory.count(table):
         return list(detections)
     embeddings = crop_embeddings(classifier, rgb, [d.box for d in detections])
@@ -405,7 +407,7 @@ def memory_readings(detections: Sequence[Any], rgb: np.ndarray, classifier: Any,
             continue
         alternatives = getattr(d, "alternatives", ()) or ((d.tile, 1.0),)
         choices = {c for c, p in alternatives if p >= MIN_ALTERNATIVE}  # as the legal round's choices are held
-        tile = r.tile if r.same or r.tile in choices else None
+        tile = r.tile if r.same or (r.tile in choices and d.tile != BACK_CODE) else None
         if tile is None and head is not None and probs is not None:
             tile = rerank(getattr(d, "alternatives", ()) or (), head, probs[i])
         out.append(replace(d, tile=tile) if tile is not None and tile != d.tile else d)
