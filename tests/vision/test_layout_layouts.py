@@ -423,6 +423,19 @@ def test_a_tile_the_classifier_barely_names_may_be_any_tile_that_makes_the_win_a
     assert len(q) == 1 and "读成了四条" in q[0]["zh"]
 
 
+def test_a_winning_tile_named_under_a_third_may_be_any_tile_that_makes_the_win() -> None:
+    """The winning 6筒 set apart after the hand is named 7筒 at 0.29 (9筒 0.11, 8筒 0.05: composed tuning photo
+    s8_tuning_two_rows_081): none of its top choices makes 44 66筒 567 789條 222南 a win, nor does any other single
+    change. Named under `legal.ANY_BELOW`, its leftover belief is spread over every tile: a tile that makes the win
+    (4筒 or 6筒) is read and asked about, instead of no win at all."""
+    hand = ["4p", "4p", "6p", "6p", "5s", "6s", "7s", "7s", "8s", "9s", "2z", "2z", "2z"]
+    sure = {"7p@15": (("7p", 0.29), ("9p", 0.11), ("8p", 0.05))}
+    a = assign(lay([[["3s"]], [hand, ["7p"]]], sure=sure, conf={"7p@15": 0.44}))
+    assert a.hand == hand and a.win_tile in ("4p", "6p") and "not_a_win" not in codes(a)
+    q = [q for q in a.questions if q["code"] == "legal_fix"]
+    assert len(q) == 1 and "读成了七筒" in q[0]["zh"]
+
+
 def test_an_indicator_the_classifier_barely_names_is_not_any_tile_whose_jing_would_make_the_win() -> None:
     """The indicator above the hand is named 3條 at 0.03 (composed tuning photo s55_tuning_one_row_067). A hand tile so
     barely named may become any tile that makes the win (above), but a changed indicator changes the 精, and 精 are wild:

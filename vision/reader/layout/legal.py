@@ -15,8 +15,9 @@ codes with their probabilities. `decode` picks the hypothesis and codes of least
   (self-drawn) or its face (a discard). With no indicator known, any indicator will do.
 
 At most `MAX_CHANGES` tiles change, each to a choice no less than `MIN_ALTERNATIVE` likely (a tile whose first
-choice is under `ANY_BELOW` may become any tile, at its share of the belief the top choices leave, but the indicator:
-its tile sets the 精, and 精 are wild, so nearly any indicator makes some hand a win), and all of them
+choice is under `ANY_BELOW` may become any tile but a 精, at its share of the belief the top choices leave, but the
+indicator: its tile sets the 精, and 精 are wild, so nearly any indicator, or a 精 in the hand, makes some hand a
+win), and all of them
 together no less likely than `MAX_STEP` allows one to be; every change
 comes back in `Decoded.changed` so that it is asked about, never taken silently. When nothing legal
 lies within those choices, the first hypothesis with the first choices comes back with `legal=False`.
@@ -49,8 +50,10 @@ MAX_STEP = 5.0
 #: A slot whose first choice is less likely than this may take any tile, at its share of the leftover belief (the
 #: classifier's top three then miss the tile often: composed tuning photos +3 of 300, none lost; 2026-12-05). Not the
 #: indicator: an indicator named 3條 at 0.03 was read 一萬, whose 精 made the hand a win (nineteenth session: tuning +1
-#: of 2 470, none of the 3 840 saved photos lost).
-ANY_BELOW = 0.2
+#: of 2 470, none of the 3 840 saved photos lost). Nor any tile a 精 of the round: a 精 is wild, so it makes nearly any
+#: hand a win (a winning 6筒 named 7筒 at 0.29 became the indicator's 3條). 0.2 → 0.3 with that (2026-12-07: of the
+#: 5 360 saved photos 4 more right, kept-aside and a fresh draw +1 each among them, none lost).
+ANY_BELOW = 0.3
 #: Legality checks one `decode` may make (20–60 µs each: a read stays within its time).
 MAX_CHECKS = 1000
 SHAPES = ("pinghu", "xiaoqi", "daqi", "shisanlan", "qixing")
@@ -196,15 +199,17 @@ def is_legal(h: Hypothesis, codes: Sequence[str], options: Any = None) -> bool:
 def _steps(h: Hypothesis) -> list[tuple[float, int, str]]:
     """Every allowed change of one slot: (cost, slot, code), cheapest first."""
     out = []
+    indicator = h.indicator or next((s.first for s in h.slots if s.role == "indicator"), None)
+    wild = {j.code for j in jing_of(tile(indicator))} if indicator in CODES else set()
     for i, s in enumerate(h.slots):
         if s.role == "indicator" and h.indicator:
             continue
         p0 = max(s.choices[0][1], 1e-9)
         choices = list(s.choices)
         if p0 < ANY_BELOW and s.role != "indicator":  # barely named (not the 精's indicator): the rest of its belief
-            # spread over every other tile
+            # spread over every other tile but the 精, which would make nearly any hand a win
             named = {code for code, _ in s.choices}
-            rest = [c for c in CODES if c not in named]
+            rest = [c for c in CODES if c not in named and c not in wild]
             left = max(1.0 - sum(p for _, p in s.choices), 0.0) / max(len(rest), 1)
             choices += [(c, left) for c in rest]
         for code, p in choices[1:]:
