@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from vision.reader.detection import Detection
 from vision.reader.layout import Assignment, assign, read_layout
@@ -311,6 +312,25 @@ def test_table_named_a_blank_unlike_the_sets_sure_white_dragons_is_set_aside_how
     assert "set_aside" in codes(a)
     sure = [Detection(d.box, "5z", conf, (("5z", 0.99),)) for d, conf in zip(patches, (0.75, 0.65), strict=True)]
     _, a = read([*dets, *sure])
+    assert a.set_aside == [] and "not_a_win" in codes(a)
+
+
+def test_a_surely_named_blank_whose_crop_looks_unlike_the_sets_sure_one_is_set_aside_when_the_round_lacks_room() -> None:
+    """A tile wall's white side behind the row shows beyond the winning tile, boxed twice surely (0.64, 0.75) and named
+    白板 at 0.89 and 0.9, beside the set's framed 白板 of the hand named 0.99. Their crops look
+    unlike the framed one (`Detection.blank_apart` 0.19, 0.27), so they may be table: both are set aside and the
+    round is whole (composed tuning photo s173_tuning_two_rows_020). Boxes as like the hand's 白板 as its own two
+    (0.03) are 白板: kept, and the photo is said not to read as a win."""
+    hand = ["5m", "5m", "5m", "7m", "7m", "9p", "9p", "9p", "3s", "3s", "5z", "5z", "5z"]
+    dets = [Detection(d.box, d.tile, d.conf, ((d.tile, 0.99),)) for d in two_rows(hand, "7m", [], "1s")]
+    x = 80 + 13 * TW + 2
+    places = [(x, 0.64, 0.89, 0.19), (x + 1.8 * TW, 0.75, 0.9, 0.27)]
+    wall = [Detection((x0, 80, x0 + 0.8 * TW, 80 + TH), "5z", conf, (("5z", p), ("back", 0.02)), blank_apart=apart)
+            for x0, conf, p, apart in places]
+    _, a = read([*dets, *wall])
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "7m", "1s") and set(map(id, a.set_aside)) == set(map(id, wall))
+    alike = [replace(d, blank_apart=0.03) for d in wall]
+    _, a = read([*dets, *alike])
     assert a.set_aside == [] and "not_a_win" in codes(a)
 
 

@@ -29,6 +29,9 @@ class Detection:
     #: The best score of the detector's boxes before NMS lying lifted over this tile's box (`detector.lifted_over`; 0
     #: when not measured or none): the box of a kong's fourth tile stacked on it, which NMS seldom keeps.
     box_above: float = 0.0
+    #: How unlike the photo's surest 白板 this box named 白板 looks (`blanks.BlankLikeness`: the cosine distance of the
+    #: classifier's embeddings of the two crops; 0 when not measured): a patch of table or a tile wall's side.
+    blank_apart: float = 0.0
 
     @property
     def cx(self) -> float:

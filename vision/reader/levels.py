@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.reader.blanks import BlankLikeness
 from vision.reader.boxes import iou_matrix
 from vision.reader.detection import Detection
 from vision.reader.detector import box_floor, drop_covered, whole_over_part
@@ -87,6 +88,8 @@ class DetectionLevels:
         self._first: tuple[float, list[Detection]] | None = None
         #: Each box's face above its row (`stacked.FaceAbove`: the photo's face colour mask made once, when needed).
         self._face_above = FaceAbove(rgb)
+        #: How unlike the photo's surest 白板 each other 白板 looks (`blanks.BlankLikeness`: each crop embedded once).
+        self._blank_apart = BlankLikeness(rgb, detector.classifier)
 
     def at(self, conf: float) -> list[Detection]:
         """The photo's detections of confidence ≥ `conf` (below the first threshold asked: up to MAX_WEAK more,
@@ -112,6 +115,7 @@ class DetectionLevels:
                                         conf)
             named = reach_the_face(self.rgb, named)  # a claimed tile boxed short of its length
             named = self._face_above(named)  # a kong's fourth tile stacked on its middle one
+            named = self._blank_apart(named)  # a patch of table named 白板 beside the set's own 白板
             self._first = (conf, named)
         first_conf, named = self._first
         if conf >= first_conf:
@@ -144,4 +148,5 @@ class DetectionLevels:
             out += [d for d in lone_tiles(self.rgb, out, name) if d.conf >= conf]
             out = counted_runs(self.rgb, out, name)  # tiles alike side by side boxed fewer times than they lie
         out = self._face_above(out, keep=lambda d: id(d) in first)
+        out = self._blank_apart(out, keep=lambda d: id(d) in first)
         return sorted(out, key=lambda d: (d.cx, d.cy))

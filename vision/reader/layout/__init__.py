@@ -119,6 +119,11 @@ BLANK_STRAY_P = 0.5
 #: table between tiles named 白板 at 0.43–0.61 beside the set's framed 白板 named 0.99).
 BLANK_SURE = 0.95
 BLANK_UNLIKE = 0.7
+#: … or, beside such a 白板, one whose crop looks this unlike it, however surely named (`Detection.blank_apart`; the 3 990
+#: looked-at composed photos: 398 true 白板 beside a sure one lay 0.008–0.24 from it, 90 % under 0.1, 4 at 0.18 or
+#: more; of 42 boxes on a tile wall's white side or the table, named 白板 up to 0.93, 35 lay 0.18–0.52 from it, and 5
+#: of the 6 named 0.7 or more, which `BLANK_UNLIKE` leaves).
+BLANK_APART = 0.18
 #: … and is a tile this likely (tuning, 420 photos: of 8 such boxes, 2 were a 白板, 6 table).
 BLANK_TABLE_ODDS = 0.25
 #: A box whose centre lies under this share of a tile's width from a surer box's, side by side with it, is that
@@ -338,13 +343,14 @@ def small_boxes(dets: Sequence[Detection]) -> set[int]:
 
 
 def _unsure_blank(d: Detection, surest_blank: float = 0.0) -> bool:
-    """A box named 白板 unsurely: a blank face looks like the table. Doubtful and named under `BLANK_STRAY_P`, or
-    named under `BLANK_UNLIKE` where another 白板 of the photo is named `BLANK_SURE` (`surest_blank`): the set's
-    白板 look alike, a patch of table does not."""
+    """A box named 白板 unsurely: a blank face looks like the table. Doubtful and named under `BLANK_STRAY_P`, or,
+    where another 白板 of the photo is named `BLANK_SURE` (`surest_blank`), named under `BLANK_UNLIKE` or its crop
+    `BLANK_APART` unlike that one's: the set's 白板 look alike, a patch of table does not."""
     if d.tile != BLANK or not d.alternatives:
         return False
     p = d.alternatives[0][1]
-    return (d.conf < DOUBTFUL and p < BLANK_STRAY_P) or (surest_blank >= BLANK_SURE and p < BLANK_UNLIKE)
+    return (d.conf < DOUBTFUL and p < BLANK_STRAY_P) or (
+        surest_blank >= BLANK_SURE and (p < BLANK_UNLIKE or d.blank_apart >= BLANK_APART))
 
 
 def odd_boxes(dets: Sequence[Detection]) -> dict[int, float]:
