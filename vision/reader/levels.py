@@ -16,7 +16,8 @@ the detector's own at that threshold: greedy NMS keeps a box whatever weaker box
 halves or by one half alone is read whole first (`vision.reader.halves`, then `detector.whole_over_part`), and each
 carries how far the detector's boxes before NMS disagree on its top (`Detection.top_doubt`), how surely one of them lies
 lifted over it (`Detection.box_above`) and how much tile face shows above its row over it (`Detection.face_above`,
-`vision.reader.stacked`): a kong's fourth tile stacked on it.
+`vision.reader.stacked`): a kong's fourth tile stacked on it; each box named 白板 also carries how unlike the photo's
+surest 白板 its crop looks (`Detection.blank_apart`, `vision.reader.blanks`): a patch of table or a tile wall's side.
 """
 
 from __future__ import annotations

@@ -119,7 +119,7 @@ BLANK_STRAY_P = 0.5
 #: table between tiles named 白板 at 0.43–0.61 beside the set's framed 白板 named 0.99).
 BLANK_SURE = 0.95
 BLANK_UNLIKE = 0.7
-#: … or, beside such a 白板, one whose crop looks this unlike it, however surely named (`Detection.blank_apart`; the 3 990
+#: … or, beside such a 白板, one whose crop looks this unlike it, however surely named (`Detection.blank_apart`; the 3 800
 #: looked-at composed photos: 398 true 白板 beside a sure one lay 0.008–0.24 from it, 90 % under 0.1, 4 at 0.18 or
 #: more; of 42 boxes on a tile wall's white side or the table, named 白板 up to 0.93, 35 lay 0.18–0.52 from it, and 5
 #: of the 6 named 0.7 or more, which `BLANK_UNLIKE` leaves).
