@@ -16,9 +16,8 @@ from typing import Any
 import numpy as np
 
 from vision.reader.detection import Detection
+from vision.reader.layout.geometry import BLANK
 from vision.reader.memory import EMBEDDING_OUTPUT, crop_embeddings, unit
-
-BLANK = "5z"
 
 Box = tuple[float, float, float, float]
 
