@@ -329,6 +329,7 @@ def test_a_surely_named_blank_whose_crop_looks_unlike_the_sets_sure_one_is_set_a
             for x0, conf, p, apart in places]
     _, a = read([*dets, *wall])
     assert (a.hand, a.win_tile, a.indicator) == (hand, "7m", "1s") and set(map(id, a.set_aside)) == set(map(id, wall))
+    assert "set_aside" in codes(a) and "weak_added" not in codes(a)  # nothing barely seen was taken in: not asked
     alike = [replace(d, blank_apart=0.03) for d in wall]
     _, a = read([*dets, *alike])
     assert a.set_aside == [] and "not_a_win" in codes(a)

@@ -497,7 +497,8 @@ def _take_held_back(first: Assignment, sure: list[Detection], held: list[tuple[D
         cost -= KONG_EXTRA * min(extra, _kongs_laid_whole(a, taken))  # the extra tile is the hand's, no kong's fourth
         if _troubled(a) or _short(a) or cost + a.cost >= best_cost:
             continue
-        a.questions.append(weak_question(taken))
+        if taken:
+            a.questions.append(weak_question(taken))
         if aside:
             a.set_aside = list(aside)
             a.questions.append(set_aside_question(aside))
