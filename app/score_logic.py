@@ -469,6 +469,14 @@ def not_a_hand(n_tiles: int, lang: str = "zh") -> str | None:
             "下面读到的牌仍可以点来改。")
 
 
+def tiles_read(reading: Any) -> int:
+    """How many tiles a photo's reading holds: the layout's tiles (the round it read, and any tile it gave no role);
+    the boxes it set aside as no tile, or looked at under the threshold and did not take in, are none. Every box
+    where there is no layout."""
+    roles = getattr(getattr(reading, "assignment", None), "tiles", None)
+    return len(roles) if roles else len(getattr(reading, "detections", None) or [])
+
+
 _REFUSAL_PREFIXES = ("这手牌不能胡：", "不能胡：")
 
 

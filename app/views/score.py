@@ -153,7 +153,7 @@ def photo_part(d: RoundDraft, table: TableInfo) -> None:
     if reading.message:
         st.warning(reading.message)
         return
-    if heap := logic.not_a_hand(len(reading.detections), lang()):  # one clear word, not a wall of questions
+    if heap := logic.not_a_hand(logic.tiles_read(reading), lang()):  # one clear word, not a wall of questions
         st.warning(heap)
         return
     low = sum(d_.conf < LOW_CONFIDENCE for d_ in reading.detections)

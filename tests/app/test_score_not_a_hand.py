@@ -64,3 +64,31 @@ def test_the_tile_counts_of_one_hand() -> None:
     assert not_a_hand(12) is None  # a couple the reader missed
     assert not_a_hand(0) is None  # nothing read: the reader says so itself
     assert "40 tiles" in not_a_hand(40, "en") and "照片里有 40 张牌" in not_a_hand(40)
+
+
+def test_boxes_the_layout_left_out_do_not_make_one_hand_a_heap(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A photo of one hand on a table with a tile wall behind it: the reader looked at 21 boxes, 6 of them weak ones on
+    the wall that the round did not take in, and read a whole round of 15 tiles (composed tuning photo
+    s55_tuning_one_row_084). It is one hand: its question about the tile changed to make the win is asked, not hidden
+    behind '照片里有 21 张牌，不像一手胡牌'."""
+    from app.views import score
+    from vision.reader.layout import assign
+
+    hand = ["6p", "8p", "2s", "3s", "4s", "5s", "6s", "7s", "7s", "7s", "4z", "4z", "4z"]
+    round_dets = [Detection((40.0 * i, 100.0, 40.0 * i + 36, 150.0), c, 0.9, ((c, 0.97),)) for i, c in enumerate(hand)]
+    round_dets += [Detection((40.0 * 14, 100.0, 40.0 * 14 + 36, 150.0), "7p", 0.9, (("7p", 0.97),)),
+                   Detection((200.0, 20.0, 236.0, 70.0), "3p", 0.9, (("3p", 0.97),))]
+    wall = [Detection((40.0 * i, 200.0, 40.0 * i + 36, 250.0), "5z", 0.12, (("5z", 0.5),)) for i in range(6)]
+    result = assign(round_dets)
+    assert len(result.tiles) == 15 and result.win_tile == "7p"
+    asked = {"code": "legal_fix", "zh": "读成了四条，按胡牌应是五条？", "en": "read as 4s; only 5s makes the hand a win: is it 5s?"}
+    result.questions.append(asked)
+    reading = score.PhotoReading(detections=[*round_dets, *wall], hand=[*hand, "7p"], assignment=result)
+    monkeypatch.setattr(score, "read_photo", lambda data, options=None, **kw: reading)
+    buf = io.BytesIO()
+    Image.new("RGB", (600, 260), (30, 90, 30)).save(buf, "PNG")
+    at = AppTest.from_file(MAIN, default_timeout=30).run()
+    at.file_uploader(key=at.session_state[DRAFT_KEY].upload_key).set_value(("hand.png", buf.getvalue(), "image/png")).run()
+    assert not at.exception, at.exception
+    shown = " ".join(w.value for w in at.warning)
+    assert "不像一手胡牌" not in shown and "按胡牌应是五条" in shown, shown
