@@ -30,11 +30,18 @@ def photo_of(n: int, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     dets = [Detection((40.0 * i, 10.0 + 60 * (i // 14), 40.0 * i + 36, 60.0 + 60 * (i // 14)), codes[i % 14], 0.9) for i in range(n)]
     hand = [d.tile for d in dets[:14]]
     reading = score.PhotoReading(detections=dets, hand=hand, assignment=SimpleNamespace(questions=QUESTIONS, melds=[]))
+    return page_after(reading, monkeypatch)
+
+
+def page_after(reading: object, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """The 算分 page after a photo the reader read as `reading`."""
+    from app.views import score
+
     monkeypatch.setattr(score, "read_photo", lambda data, options=None, **kw: reading)
     buf = io.BytesIO()
-    Image.new("RGB", (600, 200), (30, 90, 30)).save(buf, "PNG")
+    Image.new("RGB", (600, 260), (30, 90, 30)).save(buf, "PNG")
     at = AppTest.from_file(MAIN, default_timeout=30).run()
-    at.file_uploader(key=at.session_state[DRAFT_KEY].upload_key).set_value(("heap.png", buf.getvalue(), "image/png")).run()
+    at.file_uploader(key=at.session_state[DRAFT_KEY].upload_key).set_value(("photo.png", buf.getvalue(), "image/png")).run()
     assert not at.exception, at.exception
     return at
 
@@ -83,12 +90,6 @@ def test_boxes_the_layout_left_out_do_not_make_one_hand_a_heap(data_dir: Path, m
     assert len(result.tiles) == 15 and result.win_tile == "7p"
     asked = {"code": "legal_fix", "zh": "读成了四条，按胡牌应是五条？", "en": "read as 4s; only 5s makes the hand a win: is it 5s?"}
     result.questions.append(asked)
-    reading = score.PhotoReading(detections=[*round_dets, *wall], hand=[*hand, "7p"], assignment=result)
-    monkeypatch.setattr(score, "read_photo", lambda data, options=None, **kw: reading)
-    buf = io.BytesIO()
-    Image.new("RGB", (600, 260), (30, 90, 30)).save(buf, "PNG")
-    at = AppTest.from_file(MAIN, default_timeout=30).run()
-    at.file_uploader(key=at.session_state[DRAFT_KEY].upload_key).set_value(("hand.png", buf.getvalue(), "image/png")).run()
-    assert not at.exception, at.exception
+    at = page_after(score.PhotoReading(detections=[*round_dets, *wall], hand=[*hand, "7p"], assignment=result), monkeypatch)
     shown = " ".join(w.value for w in at.warning)
     assert "不像一手胡牌" not in shown and "按胡牌应是五条" in shown, shown
