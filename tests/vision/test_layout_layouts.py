@@ -423,6 +423,17 @@ def test_a_tile_the_classifier_barely_names_may_be_any_tile_that_makes_the_win_a
     assert len(q) == 1 and "读成了四条" in q[0]["zh"]
 
 
+def test_a_chis_sideways_claimed_tile_at_the_rows_end_is_not_read_as_the_winning_tile() -> None:
+    """One row: ten concealed tiles, the winning 4條 laid against them (a tenth of a tile apart), then a 吃 of 2萬 3萬
+    and the claimed 4萬 lying sideways (composed tuning photo s173_tuning_one_row_087). Cut beside its sideways tile, the
+    吃 made a lone 4萬 at the row's end, and it was read as the winning tile, 2萬 3萬 as concealed tiles. A claimed tile
+    lies sideways, a winning tile does not (`sideways_win`): the 吃 is read, and the winning tile is asked about."""
+    hand = ["2p", "5m", "5m", "3s", "2p", "5s", "1p", "2p", "2p", "3p"]
+    a = assign(lay([[["4z"]], [hand, ["+0.1"], ["4s"], ["+0.7"], ["2m", "3m", "4m>"]]], gap=0.0))
+    assert [(m["type"], m["tiles"]) for m in a.melds] == [("chi", "234m")] and a.win_tile != "4m"
+    assert a.hand == [*hand, "4s"] and "win_tile" in codes(a)
+
+
 def test_a_winning_tile_named_under_a_third_may_be_any_tile_that_makes_the_win() -> None:
     """The winning 6筒 set apart after the hand is named 7筒 at 0.29 (9筒 0.11, 8筒 0.05: composed tuning photo
     s8_tuning_two_rows_081): none of its top choices makes 44 66筒 567 789條 222南 a win, nor does any other single

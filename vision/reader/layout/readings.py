@@ -57,6 +57,7 @@ COSTS = {
     "weak_gap": 1.0,           # a group set apart by a gap narrower than `split_groups` asks (`weak_splits`)
     "back_read_as_face": 1.5,  # a 暗杠's end tile read as a face (a light back passes for a blank 白板)
     "win_gap_unclear": 0.5,    # the winning tile set apart by a gap no wider than one inside the hand
+    "sideways_win": 1.0,       # the winning tile lying sideways, as a 吃's or 碰's claimed tile lies
 }
 #: A kong's fourth tile set apart lies at most this many tile widths from the other three.
 KONG_APART = 0.8
@@ -377,8 +378,9 @@ def _hand_row_readings(units: Sequence[Unit]) -> Iterator[tuple[list[tuple[Unit,
                 if w is not None:
                     roles.append((units[w], "win"))
                 unclear = w is not None and apart[b] <= max(apart[a:b], default=float("-inf"))  # `_gaps_after`
+                sideways = w is not None and any(p.sideways for p in units[w].tiles)  # a claimed tile cut off its meld
                 yield roles, (cost + side_cost + (COSTS["no_win_apart"] if w is None else 0.0)
-                              + COSTS["win_gap_unclear"] * unclear)
+                              + COSTS["win_gap_unclear"] * unclear + COSTS["sideways_win"] * sideways)
 
 
 def _may_win(u: Unit) -> bool:
