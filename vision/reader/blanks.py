@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.reader.detection import Detection
 from vision.reader.layout.geometry import BLANK
-from vision.reader.memory import EMBEDDING_OUTPUT, crop_embeddings, unit
+from vision.reader.memory import crop_embeddings, gives_embeddings, unit
 
 Box = tuple[float, float, float, float]
 
@@ -27,9 +27,7 @@ class BlankLikeness:
 
     def __init__(self, rgb: np.ndarray, classifier: Any) -> None:
         self.rgb = rgb
-        session = getattr(classifier, "session", None)
-        outputs = {o.name for o in session.get_outputs()} if session is not None else set()
-        self.classifier = classifier if EMBEDDING_OUTPUT in outputs else None
+        self.classifier = classifier if gives_embeddings(classifier) else None
         self._embedded: dict[Box, np.ndarray] = {}
 
     def __call__(self, dets: list[Detection], keep: Callable[[Detection], bool] = lambda d: False) -> list[Detection]:
@@ -43,5 +41,5 @@ class BlankLikeness:
             self._embedded.update(zip(new, unit(crop_embeddings(self.classifier, self.rgb, new))))
         surest = max(blanks, key=lambda d: d.named_prob)
         ref = self._embedded[surest.box]
-        return [replace(d, blank_apart=float(1.0 - self._embedded[d.box] @ ref))
-                if d.tile == BLANK and d.alternatives and d is not surest and not keep(d) else d for d in dets]
+        apart = {id(d): float(1.0 - self._embedded[d.box] @ ref) for d in blanks if d is not surest and not keep(d)}
+        return [replace(d, blank_apart=apart[id(d)]) if id(d) in apart else d for d in dets]

@@ -364,14 +364,19 @@ def calibrate_max_distance(embeddings: np.ndarray, tiles: Sequence[str], precisi
     return float(dist[order][meets.max()]) if len(meets) else 0.0
 
 
+def gives_embeddings(classifier: Any) -> bool:
+    """The classifier's session has the ``embedding`` output crops are compared by."""
+    session = getattr(classifier, "session", None)
+    return session is not None and EMBEDDING_OUTPUT in {o.name for o in session.get_outputs()}
+
+
 def crop_embeddings(classifier: Any, rgb: np.ndarray, boxes: Sequence[tuple[float, float, float, float]]) -> np.ndarray:
     """The classifier's ``embedding`` output for the crop of each box (as the classifier reads them)."""
     from vision.reader.classifier import crop_tile, to_blob
 
     if not boxes:
         return np.zeros((0, 0), np.float32)
-    names = [o.name for o in classifier.session.get_outputs()]
-    if EMBEDDING_OUTPUT not in names:
+    if not gives_embeddings(classifier):
         raise TileMemoryError("这个牌面分类模型不给特征，不能记住纠正",
                            f"{Path(classifier.path).name} has no '{EMBEDDING_OUTPUT}' output to remember corrections by")
     blob = to_blob(np.stack([crop_tile(rgb, b) for b in boxes]))
