@@ -156,6 +156,15 @@ def test_a_concealed_kong_parted_between_its_backs_in_a_row_of_melds_is_one_kong
     assert (a.hand, a.win_tile, a.indicator) == (hand, "2m", "1m") and "not_a_meld" not in codes(a)
 
 
+def test_a_concealed_kong_a_back_short_parted_where_the_missed_back_lies_is_one_kong() -> None:
+    # the detector boxed one of the 暗杠's two backs: its 东 and back, a tile's room, its other 东 (composed tuning
+    # photos s21_tuning_one_row_031, s109_tuning_one_row_056): apart, neither part is a meld
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    a = assign(lay([[["3z"]], [hand, ["1z"], ["6z", "back"], ["+0.4"], ["6z"]]]))
+    assert melds(a) == [("angang", "6666z")]
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "1z", "3z") and "angang_missing" in codes(a)
+
+
 # --------------------------------------------------------------------------- the indicator anywhere
 
 

@@ -61,6 +61,10 @@ COSTS = {
 }
 #: A kong's fourth tile set apart lies at most this many tile widths from the other three.
 KONG_APART = 0.8
+#: … three of a 暗杠, a back missed, at most this many: the missed back's room (two 东 with a back boxed between them
+#: and a tile's room after it, read two groups, neither a meld; composed photos, 2026-12-07: 4 more of the 3 800
+#: looked at right, none of the 5 360 lost).
+KONG_BACK_ROOM = 1.4
 #: A tile stacked on a kong's middle tile lifts that tile's box above both others by this share of a tile's height,
 #: or its box (the pair) is this much taller than the others. A box at an end of the three so tall is a loose box, not
 #: the pair (a 碰 read as a kong: composed photos, 2026-12-06, 5 more of 4 600 right, none lost), unless it is also
@@ -284,12 +288,14 @@ def _split_meld(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
     if len(tiles) not in (3, 4, 6, 7, 8):
         return False
     gap = (b[0].u - b[0].along / 2) - (a[-1].u + a[-1].along / 2)
+    if len(tiles) == 3 and not all(p.face_up for p in tiles) and gap <= KONG_BACK_ROOM * width:
+        return (classify_meld(tiles)[0] or {}).get("type") == "angang"  # a 暗杠 a back short, parted where it lies
     if gap > KONG_APART * width:
         return False
     if len(tiles) > 4:  # two melds laid touching, parted by a gap inside one of them: cut as `_melds_cut` cuts
         return bool(partition_melds(tiles, need_sideways=False))
     if not all(p.face_up for p in tiles):  # a 暗杠 parted between its two backs or beside one
-        return len(tiles) == 4 and (classify_meld(tiles)[0] or {}).get("type") == "angang"
+        return len(tiles) in (3, 4) and (classify_meld(tiles)[0] or {}).get("type") == "angang"
     alike = all(_alike(tiles[0], p) for p in tiles[1:])
     return alike if len(tiles) == 4 else (alike or any(p.sideways for p in tiles) or classify_meld(tiles)[0] is not None
                                           or _meld_but_one_barely_named(tiles))
