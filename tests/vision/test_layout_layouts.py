@@ -165,6 +165,15 @@ def test_a_concealed_kong_a_back_short_parted_where_the_missed_back_lies_is_one_
     assert (a.hand, a.win_tile, a.indicator) == (hand, "1z", "3z") and "angang_missing" in codes(a)
 
 
+def test_a_concealed_kong_laid_touching_the_winning_tile_is_cut_off_it() -> None:
+    # the winning 七筒 laid against the 暗杠's first back (composed tuning photo s89_tuning_one_row_049): one group of
+    # five, no meld and no winning tile apart; no concealed tile lies face down, so the four make the kong
+    hand = ["1p", "2p", "3p", "7p", "9p", "9p", "9p"]
+    a = assign(lay([[["4m"]], [hand, ["7p", "back", "2m", "2m", "back"], ["5m", "6m", "7m"]]]))
+    assert melds(a) == [("angang", "2222m"), ("chi", "567m")]
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "7p", "4m")
+
+
 # --------------------------------------------------------------------------- the indicator anywhere
 
 

@@ -203,6 +203,9 @@ def row_readings(row: Sequence[Placed], width: float, row_index: int = 0) -> lis
     if cuts := meld_left_splits(row, width, hard):  # a meld a little apart at the left: cut off
         hard |= set(cuts)
         groups = split_at(row, sorted(hard), row_index)
+    if cuts := concealed_kong_ends(row, hard):  # a 暗杠 laid touching the winning tile or the hand: cut off
+        hard |= set(cuts)
+        groups = split_at(row, sorted(hard), row_index)
     variants = row_units(groups, width)
     weak = sorted({*weak_splits(row, width, hard), *sideways_cuts(row, hard)})
     for n in range(1, len(weak) + 1):
@@ -211,6 +214,27 @@ def row_readings(row: Sequence[Placed], width: float, row_index: int = 0) -> lis
             for units in row_units(split_at(row, [*hard, *cuts], row_index), width):
                 variants.append([replace(u, weak=True) if id(u.tiles[0]) in starts else u for u in units])
     return variants[:MAX_ROW_VARIANTS]
+
+
+def concealed_kong_ends(row: Sequence[Placed], hard: set[int]) -> list[int]:
+    """Boundaries other than the `hard` ones around the only four tiles of a longer group that make a 暗杠 with its
+    two backs: no concealed tile lies face down, so a group holding a 暗杠 and more is the 暗杠 and tiles laid touching
+    it (the winning tile, the hand, another meld; composed photos, 2026-12-07: a winning 七筒 laid against a 暗杠's back,
+    1 more right, none of the 5 360 lost)."""
+    starts = [0, *sorted(k + 1 for k in hard)]
+    ends = [*sorted(hard), len(row) - 1]
+    cuts: list[int] = []
+    for first, last in zip(starts, ends):
+        tiles = row[first : last + 1]
+        backs = [k for k, p in enumerate(tiles) if not p.face_up]
+        if len(tiles) <= 4 or len(backs) != 2:
+            continue
+        kongs = [k for k in range(max(0, backs[1] - 3), min(backs[0], len(tiles) - 4) + 1)
+                 if (classify_meld(tiles[k : k + 4])[0] or {}).get("type") == "angang"]
+        if len(kongs) == 1:
+            k = first + kongs[0]
+            cuts += [c for c in (k - 1, k + 3) if first <= c < last]
+    return cuts
 
 
 def _other_reading(tiles: Sequence[Placed]) -> str | None:
