@@ -165,6 +165,21 @@ def test_a_concealed_kong_a_back_short_parted_where_the_missed_back_lies_is_one_
     assert (a.hand, a.win_tile, a.indicator) == (hand, "1z", "3z") and "angang_missing" in codes(a)
 
 
+def test_a_concealed_kong_whose_two_backs_were_both_missed_is_read_from_its_faces_two_tiles_apart() -> None:
+    # face, back, back, face with neither flat-coloured back boxed (composed tuning photos s163_tuning_one_row_026,
+    # s173_tuning_one_row_003): two lone 九條 two tiles apart, and the round a kong short
+    hand = ["2p", "3p", "4p", "6s", "7s", "8s", "9m", "9m", "1z", "1z"]
+    a = assign(lay([[["3z"]], [hand, ["1z"], ["9s"], ["+1.4"], ["9s"]]]))
+    assert melds(a) == [("angang", "9999s")] and "angang_backs_unseen" in codes(a)
+    assert (a.hand, a.win_tile, a.indicator) == (hand, "1z", "3z")
+    # its two unseen tiles count as 精 as its faces do: 8條 flipped, 9條 is 副精
+    jing = assign(lay([[["8s"]], [hand, ["1z"], ["9s"], ["+1.4"], ["9s"]]]))
+    assert melds(jing) == [("angang", "9999s")] and jing.jing_count == {"zheng": 1, "fu": 4}
+    # the two lone tiles unlike, or set apart by more than two tiles' room: no kong
+    assert melds(assign(lay([[["3z"]], [hand, ["1z"], ["9s"], ["+1.4"], ["8s"]]]))) == []
+    assert melds(assign(lay([[["3z"]], [hand, ["1z"], ["9s"], ["+2.6"], ["9s"]]]))) == []
+
+
 def test_a_concealed_kong_laid_touching_the_winning_tile_is_cut_off_it() -> None:
     # the winning 七筒 laid against the 暗杠's first back (composed tuning photo s89_tuning_one_row_049): one group of
     # five, no meld and no winning tile apart; no concealed tile lies face down, so the four make the kong

@@ -52,6 +52,7 @@ COSTS = {
     "indicator_in_row": 0.8,   # the indicator alone at an end of the hand row
     "kong_apart": 0.3,         # a kong's fourth tile set slightly apart, or stacked
     "kong_tile_missed": 1.5,   # a 暗杠 of which only three tiles were found
+    "backs_unseen": 2.5,       # a 暗杠 of which only its two faces were found, a gap two tiles wide between them
     "stack_ignored": 1.0,      # three alike with a stacked-looking tile read as a 碰
     "sideways_in_hand": 1.5,   # a concealed tile lying sideways
     "weak_gap": 1.0,           # a group set apart by a gap narrower than `split_groups` asks (`weak_splits`)
@@ -65,6 +66,11 @@ KONG_APART = 0.8
 #: and a tile's room after it, read two groups, neither a meld; composed photos, 2026-12-07: 4 more of the 3 800
 #: looked at right, none of the 5 360 lost).
 KONG_BACK_ROOM = 1.4
+#: Two alike lone tiles this many tile widths apart (at least, at most) may be a 暗杠 whose two backs between them the
+#: detector missed (`backs_unseen_between`; gap filling proposes places in such a hole too, `gaps.HOLE2_MAX`, but the
+#: classifier names a flat-coloured back there at 0.2–0.5 or not at all). Composed photos, 2026-12-07: 2 more right
+#: (seeds 163/167 and 173/179), none of the 5 360 lost.
+BACKS_ROOM = (1.6, 2.6)
 #: A tile stacked on a kong's middle tile lifts that tile's box above both others by this share of a tile's height,
 #: or its box (the pair) is this much taller than the others. A box at an end of the three so tall is a loose box, not
 #: the pair (a 碰 read as a kong: composed photos, 2026-12-06, 5 more of 4 600 right, none lost), unless it is also
@@ -183,6 +189,9 @@ def row_units(groups: Sequence[Group], width: float) -> list[list[Unit]]:
         unit = Unit(tuple(g.tiles), g.row)
         alone = (unit, *([replace(unit, kind=alt)] if (alt := _other_reading(g.tiles)) else []))
         nxt = groups[i + 1] if i + 1 < len(groups) else None
+        if nxt is not None and backs_unseen_between(g.tiles, nxt.tiles, width):
+            kong = Unit((*g.tiles, *nxt.tiles), g.row, merged=True, kind="backs_unseen")
+            return [*[[kong, *rest] for rest in from_group(i + 2)], *[[u, *rest] for rest in from_group(i + 1) for u in alone]]
         if nxt is not None and _split_meld(g.tiles, nxt.tiles, width):
             merged = Unit((*g.tiles, *nxt.tiles), g.row, merged=True)
             stacked = [replace(merged, kind=alt)] if (alt := _other_reading(merged.tiles)) else []  # a narrow stacked box opens a gap
@@ -325,6 +334,15 @@ def _split_meld(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
                                           or _meld_but_one_barely_named(tiles))
 
 
+def backs_unseen_between(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
+    """Two lone tiles read alike, standing `BACKS_ROOM` tile widths apart: a 暗杠 laid face, back, back, face whose two
+    backs the detector missed (a flat-coloured back is boxed faintly or not at all); the count decides."""
+    if len(a) != 1 or len(b) != 1 or not (a[0].standing_face and b[0].standing_face) or a[0].tile != b[0].tile:
+        return False
+    gap = (b[0].u - b[0].along / 2) - (a[0].u + a[0].along / 2)
+    return BACKS_ROOM[0] * width <= gap <= BACKS_ROOM[1] * width
+
+
 def _meld_but_one_barely_named(tiles: Sequence[Placed]) -> bool:
     """Three tiles, one of which the classifier barely names (`legal.ANY_BELOW`: the decoding may read it as any tile),
     that some tile in its place makes a 吃 or 碰 (a sideways 三條 boxed as two pieces, the one kept named 南 at 0.09)."""
@@ -344,7 +362,7 @@ def _meld_type(u: Unit) -> str | None:
         return "gang3"
     if u.kind == "back_misread":
         return "three"
-    if u.kind == "end_back":
+    if u.kind in ("end_back", "backs_unseen"):
         return "angang"
     if u.backs:
         return "angang" if len(u.tiles) in (3, 4) and u.backs < len(u.tiles) or len(u.tiles) == 4 else None
@@ -517,6 +535,8 @@ def _meld_cost(u: Unit, kind: str) -> float:
         odd += COSTS["kong_tile_missed"]
     if u.kind == "end_back":
         odd += COSTS["back_read_as_face"]
+    if u.kind == "backs_unseen":
+        odd += COSTS["backs_unseen"]
     return _in_row_cost(u) + odd
 
 
@@ -577,7 +597,7 @@ def hypothesis(plan: Plan, given: str | None) -> tuple[Hypothesis, list[Placed]]
         if role == "meld":
             meld = len(melds)
             melds.append(_meld_type(u) or "three")
-            hidden.append(u.backs + (u.kind == "end_back"))
+            hidden.append(u.backs + (u.kind == "end_back") + 2 * (u.kind == "backs_unseen"))
         end = _end_read_back(u, role)
         for p in u.tiles:
             if p is end:
@@ -629,6 +649,11 @@ def _decision(plan: Plan, placed: list[Placed], d: Decoded, given: str | None) -
                 meld = {"type": "gang", "tiles": format_tiles(parse_tiles([code] * 4)), "claimed": code}
                 qs = [question("kong_stacked", f"{tile_zh(code)}看到三张，其中一张上面叠着第四张：按明杠计，请核对",
                                f"three {code} with a fourth stacked on one: taken as a kong, please check")]
+            if u.kind == "backs_unseen":
+                code = tiles[0].tile
+                meld, conf = {"type": "angang", "tiles": format_tiles(parse_tiles([code] * 4))}, min(p.det.conf for p in tiles)
+                qs = [question("angang_backs_unseen", f"两张{tile_zh(code)}中间空着两张牌的位置：按 {tile_zh(code)} 暗杠计（背面没认出），请核对",
+                               f"two {code} two tiles apart: taken as a concealed kong whose backs were not found, please check")]
             g.meld, g.confidence = meld, conf
             questions += qs
         elif role == "indicator":
