@@ -418,6 +418,19 @@ def test_a_sure_box_over_a_pungs_last_two_faint_tiles_is_set_aside_not_a_kongs_f
     assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m")
 
 
+def test_two_faint_hand_tiles_under_one_sure_box_over_both_are_taken_and_that_box_set_aside() -> None:
+    """Two 八萬 of the hand boxed faintly each (0.21) and surely together (0.64) by one box two tiles wide (composed
+    tuning photo s179_tuning_one_row_040): a sure box covering a faint one had made that one the sure box's tile
+    again, never taken, and the round lacked a tile. A box over two tiles covers them without being either."""
+    dets = two_rows(HAND, "7s", [["5z", "5z", "5z"]], "9m")
+    dets = hold_back(hold_back(dets, 7, conf=0.21), 8, conf=0.21)  # the hand's 4筒 and 5筒
+    x1, y1, _, y2 = dets[7].box
+    wide = Detection((x1 + 0.05 * TW, y1, x1 + 1.95 * TW, y2), "4p", 0.64, (("4p", 0.9), ("5p", 0.05)))
+    _, a = read([*dets, wide])
+    assert (a.hand, a.win_tile, a.indicator) == (HAND, "7s", "9m") and a.set_aside == [wide]
+    assert "四筒" in asked_tiles(a) and "五筒" in asked_tiles(a)
+
+
 def test_a_held_back_hand_tile_beside_a_kong_laid_whole_is_the_hands_not_a_kongs_fourth() -> None:
     """One row (composed tuning photo s34_tuning_one_row_094): a 吃 and a kong of 四筒 laid whole at the left (its
     second tile sideways), a little apart from the hand; the winning 白板 set apart is boxed faintly, and the hand's
