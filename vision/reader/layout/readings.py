@@ -191,7 +191,8 @@ def row_units(groups: Sequence[Group], width: float) -> list[list[Unit]]:
         nxt = groups[i + 1] if i + 1 < len(groups) else None
         if nxt is not None and backs_unseen_between(g.tiles, nxt.tiles, width):
             kong = Unit((*g.tiles, *nxt.tiles), g.row, merged=True, kind="backs_unseen")
-            return [*[[kong, *rest] for rest in from_group(i + 2)], *[[u, *rest] for rest in from_group(i + 1) for u in alone]]
+            return [*[[kong, *rest] for rest in from_group(i + 2)],
+                    *[[u, *rest] for rest in from_group(i + 1) for u in alone]]
         if nxt is not None and _split_meld(g.tiles, nxt.tiles, width):
             merged = Unit((*g.tiles, *nxt.tiles), g.row, merged=True)
             stacked = [replace(merged, kind=alt)] if (alt := _other_reading(merged.tiles)) else []  # a narrow stacked box opens a gap
@@ -328,7 +329,7 @@ def _split_meld(a: Sequence[Placed], b: Sequence[Placed], width: float) -> bool:
     if len(tiles) > 4:  # two melds laid touching, parted by a gap inside one of them: cut as `_melds_cut` cuts
         return bool(partition_melds(tiles, need_sideways=False))
     if not all(p.face_up for p in tiles):  # a 暗杠 parted between its two backs or beside one
-        return len(tiles) in (3, 4) and (classify_meld(tiles)[0] or {}).get("type") == "angang"
+        return len(tiles) == 4 and (classify_meld(tiles)[0] or {}).get("type") == "angang"
     alike = all(_alike(tiles[0], p) for p in tiles[1:])
     return alike if len(tiles) == 4 else (alike or any(p.sideways for p in tiles) or classify_meld(tiles)[0] is not None
                                           or _meld_but_one_barely_named(tiles))
@@ -649,11 +650,14 @@ def _decision(plan: Plan, placed: list[Placed], d: Decoded, given: str | None) -
                 meld = {"type": "gang", "tiles": format_tiles(parse_tiles([code] * 4)), "claimed": code}
                 qs = [question("kong_stacked", f"{tile_zh(code)}看到三张，其中一张上面叠着第四张：按明杠计，请核对",
                                f"three {code} with a fourth stacked on one: taken as a kong, please check")]
-            if u.kind == "backs_unseen":
+            if u.kind == "backs_unseen":  # two faces, two tiles' room between them: both backs missed
                 code = tiles[0].tile
-                meld, conf = {"type": "angang", "tiles": format_tiles(parse_tiles([code] * 4))}, min(p.det.conf for p in tiles)
-                qs = [question("angang_backs_unseen", f"两张{tile_zh(code)}中间空着两张牌的位置：按 {tile_zh(code)} 暗杠计（背面没认出），请核对",
-                               f"two {code} two tiles apart: taken as a concealed kong whose backs were not found, please check")]
+                meld = {"type": "angang", "tiles": format_tiles(parse_tiles([code] * 4))}
+                conf = min(p.det.conf for p in tiles)
+                qs = [question("angang_backs_unseen",
+                               f"两张{tile_zh(code)}中间空着两张牌的位置：按 {tile_zh(code)} 暗杠计（背面没认出），请核对",
+                               f"two {code} two tiles apart: taken as a concealed kong whose backs were not found, "
+                               "please check")]
             g.meld, g.confidence = meld, conf
             questions += qs
         elif role == "indicator":
