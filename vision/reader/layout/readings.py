@@ -408,8 +408,9 @@ def _hand_row_readings(units: Sequence[Unit]) -> Iterator[tuple[list[tuple[Unit,
             span = units[a : b + 1]
             if any(not p.face_up and not face_behind_back(p.det) for u in span for p in u.tiles):
                 continue
-            if any(u.kind == "stacked" for u in span):
-                continue  # a kong's three with its fourth on top are no concealed tiles (read as three: `stack_ignored`)
+            if any(u.kind in ("stacked", "backs_unseen") for u in span):
+                continue  # a kong's three with its fourth on top are no concealed tiles (read as three: `stack_ignored`);
+                # nor two faces read as a kong whose backs were missed (read as two tiles, each is its own unit)
             cost = COSTS["hand_gap"] * (len(span) - 1) + COSTS["sideways_in_hand"] * sum(
                 p.sideways for u in span for p in u.tiles)
             cost += COSTS["stack_ignored"] * sum(stacks_inside[a : b + 1])
