@@ -16,10 +16,9 @@ from typing import Any
 import numpy as np
 
 from vision.reader.detection import Detection
+from vision.reader.detector import Box
 from vision.reader.layout.geometry import BLANK
 from vision.reader.memory import crop_embeddings, gives_embeddings, unit
-
-Box = tuple[float, float, float, float]
 
 
 class BlankLikeness:

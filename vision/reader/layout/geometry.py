@@ -271,11 +271,14 @@ def meld_left_splits(row: Sequence[Placed], width: float, hard: set[int]) -> lis
     """Boundaries other than the `hard` ones that set a group's first 3 or 4 tiles apart from 4 or more after them by
     `MELD_LEFT_GAP` beyond the row's usual spacing (`_beyond_usual`): a meld laid a little apart at the left of the
     hand row, or of the concealed tiles after a lone indicator."""
-    starts = [0, *sorted(k + 1 for k in hard)]
-    ends = [*sorted(hard), len(row) - 1]
     score = {k: s for s, k in _beyond_usual(row, width, hard)}
-    return [k for first, last in zip(starts, ends) for k in (first + 2, first + 3)
+    return [k for first, last in group_spans(len(row), hard) for k in (first + 2, first + 3)
             if score.get(k, 0.0) >= MELD_LEFT_GAP and last - k >= 4]
+
+
+def group_spans(n: int, hard: set[int]) -> list[tuple[int, int]]:
+    """(first, last) index of each group of a row of `n` tiles cut at the `hard` boundaries (k: after row[k])."""
+    return list(zip([0, *sorted(k + 1 for k in hard)], [*sorted(hard), n - 1]))
 
 
 def sideways_cuts(row: Sequence[Placed], hard: set[int], limit: int = MAX_WEAK_SPLITS) -> list[int]:

@@ -116,6 +116,16 @@ def _classify_concealed_kong(
     return {"type": "angang", "tiles": format_tiles(parse_tiles([kind] * 4))}, [], conf * (1.0 if len(faces) == 2 else 0.8)
 
 
+def kong_of_two_faces(g: Sequence[Placed]) -> tuple[dict[str, Any], list[dict[str, str]], float]:
+    """Two alike faces a 暗杠's room apart read as that 暗杠, its two backs not found (`readings.backs_unseen_between`):
+    always asked about."""
+    kind = g[0].tile
+    asked = question("angang_backs_unseen",
+                     f"两张{tile_zh(kind)}中间空着两张牌的位置：按 {tile_zh(kind)} 暗杠计（背面没认出），请核对",
+                     f"two {kind} two tiles apart: taken as a concealed kong whose backs were not found, please check")
+    return {"type": "angang", "tiles": format_tiles(parse_tiles([kind] * 4))}, [asked], min(p.det.conf for p in g)
+
+
 def partition_melds(g: Sequence[Placed], need_sideways: bool = True, by_choices: bool = False) -> list[list[int]]:
     """All ways to cut a long group into consecutive valid melds of 3 or 4 tiles (cut sizes); with
     `need_sideways` each claimed meld must show its sideways tile; with `by_choices` a part is a meld when the

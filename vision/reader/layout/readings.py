@@ -31,6 +31,7 @@ from vision.reader.layout.geometry import (
     Placed,
     gaps,
     group_ends,
+    group_spans,
     meld_left_splits,
     sideways_cuts,
     split_at,
@@ -38,7 +39,7 @@ from vision.reader.layout.geometry import (
     weak_splits,
 )
 from vision.reader.layout.legal import ANY_BELOW, MIN_ALTERNATIVE, Decoded, Hypothesis, Slot, decode
-from vision.reader.layout.melds import classify_meld, partition_melds
+from vision.reader.layout.melds import classify_meld, kong_of_two_faces, partition_melds
 from vision.reader.layout.questions import question, tile_zh
 
 #: The cost (−log odds against) of each unusual thing a reading assumes.
@@ -231,10 +232,8 @@ def concealed_kong_ends(row: Sequence[Placed], hard: set[int]) -> list[int]:
     two backs: no concealed tile lies face down, so a group holding a 暗杠 and more is the 暗杠 and tiles laid touching
     it (the winning tile, the hand, another meld; composed photos, 2026-12-07: a winning 七筒 laid against a 暗杠's back,
     1 more right, none of the 5 360 lost)."""
-    starts = [0, *sorted(k + 1 for k in hard)]
-    ends = [*sorted(hard), len(row) - 1]
     cuts: list[int] = []
-    for first, last in zip(starts, ends):
+    for first, last in group_spans(len(row), hard):
         tiles = row[first : last + 1]
         backs = [k for k, p in enumerate(tiles) if not p.face_up]
         if len(tiles) <= 4 or len(backs) != 2:
@@ -645,20 +644,12 @@ def _decision(plan: Plan, placed: list[Placed], d: Decoded, given: str | None) -
                     f"read as {p.tile}; only {q.tile} makes the hand a win: is it {q.tile}?"))
         g = Group(tiles, u.row, "unknown" if role == "unexplained" else role)
         if role == "meld":
-            meld, qs, conf = classify_meld(tiles)
+            meld, qs, conf = kong_of_two_faces(tiles) if u.kind == "backs_unseen" else classify_meld(tiles)
             if u.kind == "stacked" and meld is not None:
                 code = tiles[0].tile
                 meld = {"type": "gang", "tiles": format_tiles(parse_tiles([code] * 4)), "claimed": code}
                 qs = [question("kong_stacked", f"{tile_zh(code)}看到三张，其中一张上面叠着第四张：按明杠计，请核对",
                                f"three {code} with a fourth stacked on one: taken as a kong, please check")]
-            if u.kind == "backs_unseen":  # two faces, two tiles' room between them: both backs missed
-                code = tiles[0].tile
-                meld = {"type": "angang", "tiles": format_tiles(parse_tiles([code] * 4))}
-                conf = min(p.det.conf for p in tiles)
-                qs = [question("angang_backs_unseen",
-                               f"两张{tile_zh(code)}中间空着两张牌的位置：按 {tile_zh(code)} 暗杠计（背面没认出），请核对",
-                               f"two {code} two tiles apart: taken as a concealed kong whose backs were not found, "
-                               "please check")]
             g.meld, g.confidence = meld, conf
             questions += qs
         elif role == "indicator":
