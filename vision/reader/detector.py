@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 import numpy as np
@@ -402,7 +403,7 @@ def wider_than_its_row(box: Detection, named: Sequence[Detection]) -> bool:
     """`box` is wider than `WIDEST_WHOLE` times the standing tiles of its row among `named` (their median width; at
     least `ROW_TILES` of them, their centres within half a tile's height of its own, and six tiles' widths)."""
     row = [d.width for d in named if d.standing and abs(d.cy - box.cy) < 0.5 * d.height and abs(d.cx - box.cx) < 6 * d.width]
-    return len(row) >= ROW_TILES and box.width > WIDEST_WHOLE * float(np.median(row))
+    return len(row) >= ROW_TILES and box.width > WIDEST_WHOLE * float(median(row))
 
 
 def own_box_score(d: Detection) -> float:

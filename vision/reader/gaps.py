@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from statistics import median
 from typing import Any
 
 import numpy as np
@@ -106,7 +107,7 @@ def _photo_box(u: float, v: float, w: float, h: float, angle: float) -> Box:
 
 def _size(*tiles: Placed) -> tuple[float, float]:
     """Median photo-box width and height of `tiles`."""
-    return (float(np.median([p.det.width for p in tiles])), float(np.median([p.det.height for p in tiles])))
+    return (float(median([p.det.width for p in tiles])), float(median([p.det.height for p in tiles])))
 
 
 def hole_proposals(row: Sequence[Placed], width: float, angle: float) -> list[Proposal]:
@@ -138,7 +139,7 @@ def row_pitch(row: Sequence[Placed], width: float) -> float:
     """The distance between the centres of touching standing neighbours (the median), else a tile width."""
     steps = [b.u - a.u for a, b in zip(row, row[1:])
              if not (a.sideways or b.sideways) and (b.u - b.along / 2) - (a.u + a.along / 2) < HOLE_MIN * width]
-    return float(np.median(steps)) if steps else width
+    return float(median(steps)) if steps else width
 
 
 def end_proposals(row: Sequence[Placed], width: float, angle: float) -> list[Proposal]:
@@ -169,7 +170,7 @@ def tile_sized(dets: Sequence[Detection]) -> list[Detection]:
     """The boxes of about one tile's area (a faint box over two tiles or a patch of table is not a tile to measure by)."""
     if not dets:
         return []
-    usual = float(np.median([d.width * d.height for d in dets]))
+    usual = float(median([d.width * d.height for d in dets]))
     return [d for d in dets if SMALLEST * usual <= d.width * d.height <= LARGEST * usual]
 
 
@@ -285,7 +286,7 @@ def faint_tiles(rgb: np.ndarray, dets: Sequence[Detection], boxes: np.ndarray, s
     named surely: a faint box round the top of a lone 七筒 named it at 0.34, a fainter one round all of it at 0.99."""
     if not len(dets) or not len(boxes):
         return []
-    usual = float(np.median([d.width * d.height for d in dets]))
+    usual = float(median([d.width * d.height for d in dets]))
     places: list[list[Box]] = []  # each place's boxes, surest first: its first box and its other one
     for i in np.argsort(-np.asarray(scores), kind="stable"):
         box = tuple(float(v) for v in boxes[i])

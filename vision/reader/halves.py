@@ -281,12 +281,12 @@ def short_tiles(named: Sequence[Detection], lone_only: bool = False) -> list[tup
         if len(near) < 2:
             continue
         x1, y1, x2, y2 = d.box
-        h = float(np.median(boxes[near, 3] - boxes[near, 1]))
-        w = float(np.median(boxes[near, 2] - boxes[near, 0]))
+        h = float(median((boxes[near, 3] - boxes[near, 1]).tolist()))
+        w = float(median((boxes[near, 2] - boxes[near, 0]).tolist()))
         grown: list[Box] = []
-        top, bottom = float(np.median(boxes[near, 1])), float(np.median(boxes[near, 3]))
+        top, bottom = float(median(boxes[near, 1].tolist())), float(median(boxes[near, 3].tolist()))
         if min(abs(y1 - top), abs(y2 - bottom)) > LINED_UP * h:  # off their row (a lone indicator), maybe nearer
-            tall = (x2 - x1) * float(np.median((boxes[near, 3] - boxes[near, 1]) / (boxes[near, 2] - boxes[near, 0])))
+            tall = (x2 - x1) * float(median(((boxes[near, 3] - boxes[near, 1]) / (boxes[near, 2] - boxes[near, 0])).tolist()))
             for height in sorted({h, tall}):  # as high as they are, or as their shape makes a tile of its width
                 if y2 - y1 < SHORT * height:  # either half of such a tile
                     grown += [(x1, y1, x2, y1 + height), (x1, y2 - height, x2, y2)]

@@ -21,6 +21,7 @@ look for lone tiles; there the outlines cost about 2.5 ms.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from statistics import median
 
 import numpy as np
 
@@ -213,8 +214,8 @@ def lone_tiles(rgb: np.ndarray, dets: Sequence[Detection], name: Namer, sure: fl
     faces = _faces(dets)
     if not faces:
         return []
-    usual_w = float(np.median([d.width for d in faces]))
-    usual_h = float(np.median([d.height for d in faces]))
+    usual_w = float(median([d.width for d in faces]))
+    usual_h = float(median([d.height for d in faces]))
     small, scale = at_width(rgb)  # both looks at the photo at one size, resized once
     found = _face_mask_at(small, scale, dets)
     boxes: list[tuple[float, float, float, float]] = []

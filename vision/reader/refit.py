@@ -32,6 +32,7 @@ fresh photos read as before (sixteenth session).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from statistics import median
 from typing import Any
 
 import numpy as np
@@ -75,7 +76,7 @@ def tile_size(named: Sequence[Detection]) -> tuple[float, float] | None:
     standing = [d for d in named if d.height > d.width]
     if len(standing) < LEAST_TILES:
         return None
-    return float(np.median([d.width for d in standing])), float(np.median([d.height for d in standing]))
+    return float(median([d.width for d in standing])), float(median([d.height for d in standing]))
 
 
 def loose_boxes(named: Sequence[Detection], size: tuple[float, float]) -> list[tuple[int, list[tuple[float, float]]]]:

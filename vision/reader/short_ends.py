@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from statistics import median
 
 import numpy as np
 
@@ -75,7 +76,7 @@ def gaps_between(dets: Sequence[Detection]) -> list[tuple[int, int]]:
         r = _right_neighbour(d, dets)
         if r is None or not is_face(r):
             continue
-        tile = float(np.median([min(d.width, d.height), min(r.width, r.height)]))
+        tile = float(median([min(d.width, d.height), min(r.width, r.height)]))
         if MIN_GAP * tile <= r.box[0] - d.box[2] <= MAX_GAP * tile:
             out.append((i, index[id(r)]))
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import median
 from typing import Any
 
 import numpy as np
@@ -125,9 +126,9 @@ def nearest_neighbour_angle(dets: Sequence[Detection]) -> float:
     vec, dist = nearest_neighbours(dets)
     vec[vec[:, 0] < 0] *= -1
     ang = np.arctan2(vec[:, 1], vec[:, 0])
-    size = float(np.median([max(d.width, d.height) for d in dets]))
+    size = float(median([max(d.width, d.height) for d in dets]))
     keep = (np.abs(ang) < MAX_ANGLE) & (dist < 2.0 * size)
-    return float(np.median(ang[keep])) if keep.any() else 0.0
+    return float(median(ang[keep].tolist())) if keep.any() else 0.0
 
 
 def true_extents(det: Detection, angle: float) -> tuple[float, float]:
@@ -154,8 +155,8 @@ def tile_size(placed: Sequence[Placed]) -> tuple[float, float]:
     """(median width, median height) of a standing tile, from every tile's short and long extents."""
     if not placed:
         return 1.0, 1.0
-    short = float(np.median([min(p.along, p.across) for p in placed]))
-    long = float(np.median([max(p.along, p.across) for p in placed]))
+    short = float(median([min(p.along, p.across) for p in placed]))
+    long = float(median([max(p.along, p.across) for p in placed]))
     return max(short, 1e-6), max(long, 1e-6)
 
 
@@ -222,7 +223,7 @@ def split_groups(row: Sequence[Placed], width: float, row_index: int = 0) -> lis
     fixed = GAP_FRACTION * width
     adaptive = fixed
     if len(row_gaps) >= 4:
-        usual = float(np.median(row_gaps))
+        usual = float(median(row_gaps))
         adaptive = width * min(GAP_FRACTION, max(MIN_GAP_FRACTION, usual / width + GAP_OVER_USUAL))
     groups = [Group([row[0]], row_index)]
     for prev, p, gap in zip(row, row[1:], row_gaps):
@@ -254,8 +255,8 @@ def _beyond_usual(row: Sequence[Placed], width: float, hard: set[int]) -> list[t
     standing = [k for k in range(len(row_gaps)) if upright[k] and upright[k + 1]]
     if len(standing) < 3:
         return []
-    usual_gap = float(np.median([row_gaps[k] for k in standing]))
-    usual_pitch = float(np.median([pitch[k] for k in standing]))
+    usual_gap = float(median([row_gaps[k] for k in standing]))
+    usual_pitch = float(median([pitch[k] for k in standing]))
     return [(max(row_gaps[k] - usual_gap, pitch[k] - usual_pitch) / width, k) for k in standing if k not in hard]
 
 
