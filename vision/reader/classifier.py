@@ -97,10 +97,13 @@ def turned(crops: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(crops[:, ::-1, ::-1])
 
 
-def second_look_views(rgb: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[np.ndarray]:
+def second_look_views(rgb: np.ndarray, boxes: list[tuple[float, float, float, float]],
+                      usual: np.ndarray | None = None) -> list[np.ndarray]:
     """The extra views of a second look at `boxes`: the usual crop turned 180°, and a wider crop
-    (`SECOND_LOOK_MARGIN`) both ways up — each an N × H × W × 3 stack."""
-    usual = np.stack([crop_tile(rgb, b) for b in boxes])
+    (`SECOND_LOOK_MARGIN`) both ways up — each an N × H × W × 3 stack. `usual`: the boxes' usual crops (`crop_tile`)
+    when the first look has made them already."""
+    if usual is None:
+        usual = np.stack([crop_tile(rgb, b) for b in boxes])
     wide = np.stack([crop_tile(rgb, b, SECOND_LOOK_MARGIN) for b in boxes])
     return [turned(usual), wide, turned(wide)]
 
@@ -190,11 +193,12 @@ class TileClassifier:
         even were every tilted view sure gets no third look (None: every box may)."""
         if not boxes:
             return []
-        probs = self(np.stack([crop_tile(rgb, b) for b in boxes])) if first is None else np.array(first, copy=True)
+        crops = np.stack([crop_tile(rgb, b) for b in boxes]) if first is None else None
+        probs = self(crops) if crops is not None else np.array(first, copy=True)
         tiles = tile_columns(self.names)
         unsure = np.nonzero(probs[:, tiles].max(axis=1) < SECOND_LOOK_BELOW)[0]
         if len(unsure):
-            views = second_look_views(rgb, [boxes[i] for i in unsure])
+            views = second_look_views(rgb, [boxes[i] for i in unsure], crops[unsure] if crops is not None else None)
             more = self(np.concatenate(views)).reshape(len(views), len(unsure), -1)
             probs[unsure] = (probs[unsure] + more.sum(axis=0)) / (1 + len(views))
             still = unsure[probs[unsure][:, tiles].max(axis=1) < THIRD_LOOK_BELOW]
