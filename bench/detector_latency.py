@@ -139,9 +139,13 @@ def main(argv: list[str] | None = None) -> int:
     from vision.datasets.yolo import IMAGE_SUFFIXES
     from vision.reader.detector import get_detector
 
-    files = sorted(p for p in Path(args.photos).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)[: args.limit]
+    folder = Path(args.photos)
+    if not folder.is_dir():
+        print(f"not a folder of photos: {folder}", file=sys.stderr)
+        return 2
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)[: args.limit]
     if not files:
-        print("no photos found", file=sys.stderr)
+        print(f"no photos found in {folder}", file=sys.stderr)
         return 2
     ours = get_detector(args.model)
     try:

@@ -45,6 +45,12 @@ def test_no_photos_is_refused(tmp_path, capsys) -> None:
     assert "no photos found" in capsys.readouterr().err
 
 
+def test_a_folder_that_is_not_there_is_refused_with_its_name_not_a_traceback(tmp_path, capsys) -> None:
+    missing = tmp_path / "valid" / "images"
+    assert load_bench("detector_latency").main([str(missing)]) == 2
+    assert f"not a folder of photos: {missing}" in capsys.readouterr().err
+
+
 def test_who_goes_first_alternates_so_each_follows_the_other_as_often_as_itself(tmp_path) -> None:
     calls: list[str] = []
     ours = lambda f: calls.append(f"ours {Path(f).name}") or []  # noqa: E731
