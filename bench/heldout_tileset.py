@@ -45,13 +45,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--classifier", help="crop classifier ONNX (default: tile_classifier.onnx beside the detector)")
     args = ap.parse_args(argv)
 
+    from scoring.errors import JingsuanError
     from vision.reader.detector import DEFAULT_MODEL, TileDetector
     from vision.training.evaluate import evaluate
 
     det = TileDetector(args.model or DEFAULT_MODEL, classifier=args.classifier)
     with tempfile.TemporaryDirectory() as tmp:
         for ts in [args.tileset, args.reference] if args.reference else [args.tileset]:
-            split = render_split(Path(tmp) / ts, ts, args.n, args.seed, args.perspective)
+            try:
+                split = render_split(Path(tmp) / ts, ts, args.n, args.seed, args.perspective)
+            except JingsuanError as exc:  # a tile set whose art is not installed, or no such tile set
+                print(exc, file=sys.stderr)
+                return 2
             r = evaluate(split, lambda p: det(p, conf=0.001), conf=0.25)
             seen = "never trained on" if ts == args.tileset else "trained on"
             worst = sorted(r.per_class_ap50.items(), key=lambda kv: kv[1])[:5]

@@ -39,6 +39,12 @@ def test_heldout_tileset_bench_reads_the_unseen_set_beside_a_trained_one(capsys)
     assert lines[2].startswith("default") and "trained on" in lines[2]
 
 
+
+def test_heldout_tileset_bench_refuses_a_tile_set_whose_art_is_not_there_by_name(tmp_path, capsys) -> None:
+    missing = tmp_path / "no-such-tileset"
+    assert _load("heldout_tileset").main(["2", "--tileset", str(missing), "--reference", ""]) == 2
+    assert f"{missing}.svgz" in capsys.readouterr().err
+
 @needs_kde
 def test_classifier_variants_bench_scores_each_classifier_from_cached_boxes(tmp_path, capsys) -> None:
     pytest.importorskip("ultralytics")
