@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 HELP = "评估识别模型 (evaluate the detector on a labelled YOLO folder)"
 
@@ -34,6 +35,10 @@ def run(args: argparse.Namespace) -> int:
     from vision.reader.detector import DEFAULT_MODEL, TileDetector
     from vision.training.evaluate import evaluate
 
+    if not Path(args.dir).is_dir():
+        print(f"找不到要评估的文件夹：{args.dir}（应有 images/ 和 labels/）(no such folder to evaluate: {args.dir})",
+              file=sys.stderr)
+        return 2
     try:
         det = TileDetector(args.model or DEFAULT_MODEL, classifier=False if args.single_stage else None)
         print(f"model {det.path}  stage 2: {det.classifier.path if det.classifier else 'none (single stage)'}")
