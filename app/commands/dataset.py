@@ -51,6 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0)
 
 
+#: The actions that fill a dataset, creating it when it is not there yet; the others read one and refuse a name that
+#: is not a dataset (a typo must not print an empty dataset's figures, nor leave a new empty folder behind).
+IMPORTS = frozenset({"import-yolo", "import-coco", "import-label-studio"})
+
+
 def run(args: argparse.Namespace) -> int:
     from scoring.errors import JingsuanError
     from vision.datasets import convert
@@ -58,6 +63,11 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         store = ds.open_dataset(args.name, args.root)
+        known = ds.list_datasets(store.root.parent)
+        if args.action not in IMPORTS and store.name not in known:
+            raise ds.DatasetError(
+                f"没有这个数据集：{store.name}（{store.root.parent} 里有：{'、'.join(known) or '还没有数据集'}）",
+                f"no dataset {store.name} in {store.root.parent} (there: {', '.join(known) or 'none yet'})")
         if args.action == "stats":
             reviewed, total = store.progress()
             print(f"{store.root}: {total} examples, {reviewed} reviewed")

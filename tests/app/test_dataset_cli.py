@@ -51,6 +51,18 @@ def test_dataset_cli_import_stats_export(tmp_path, capsys):
     assert (tmp_path / "y" / "data.yaml").exists()
 
 
+
+def test_a_dataset_name_that_is_not_there_is_refused_and_no_folder_is_left_behind(tmp_path, capsys):
+    root = tmp_path / "ds"
+    (root / "team" / "images").mkdir(parents=True)
+    for action in (["stats"], ["split"], ["check"], ["audit"], ["export-yolo", "tem", str(tmp_path / "y")]):
+        args = ["dataset", "--root", str(root), action[0], *(action[1:] or ["tem"])]
+        assert main(args) == 2
+        assert f"没有这个数据集：tem（{root} 里有：team）" in capsys.readouterr().err
+    assert main(["dataset", "--root", str(root), "--lang", "en", "stats", "tem"]) == 2
+    assert f"no dataset tem in {root} (there: team)" in capsys.readouterr().err
+    assert sorted(p.name for p in root.iterdir()) == ["team"] and not (tmp_path / "y").exists()
+
 def test_exports_carry_the_tile_memory_the_players_taught(tmp_path, capsys):
     """What 标注 taught the reader (the dataset's tile_memory.npz) goes with a YOLO or COCO export, byte for byte."""
     from vision.datasets.store import DatasetStore, LabeledBox
