@@ -5,9 +5,21 @@ from __future__ import annotations
 import argparse
 
 
+def threshold(text: str) -> float:
+    """A `--conf` value: a number above 0 and at most 1 (a box's confidence is one; -1 or 2 would read every box, or
+    none, as sure)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 < value <= 1.0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"置信度阈值应大于 0、不超过 1：{text} (a confidence threshold above 0, at most 1)")
+    return value
+
+
 def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments every photo-reading command shares: the photo, the model, the threshold, the language."""
     parser.add_argument("photo", help="photo file (JPEG/PNG/...)")
     parser.add_argument("--model", help="detector ONNX or model folder (default: $JINGSUAN_MODEL_DIR, else the shipped models)")
-    parser.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
+    parser.add_argument("--conf", type=threshold, default=0.25, help="confidence threshold (default 0.25)")
     parser.add_argument("--lang", choices=["zh", "en"], default="zh")

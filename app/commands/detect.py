@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from app.commands import add_photo_arguments
 
@@ -34,6 +35,14 @@ def run(args: argparse.Namespace) -> int:
     from vision.reader.detector import detect
     from vision.reader.image import load_image
 
+    if args.out:
+        import cv2
+
+        if not cv2.haveImageWriter(args.out):  # refused before the photo is read, not after its tiles are printed
+            suffix = Path(args.out).suffix or args.out
+            print(f"不能把照片存成 {suffix}：请用 .jpg 或 .png" if args.lang == "zh"
+                  else f"cannot write a photo as {suffix}: use .jpg or .png", file=sys.stderr)
+            return 2
     try:
         image = load_image(args.photo)
         dets = detect(image, model=args.model, conf=args.conf)

@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from app.commands import threshold
+
 HELP = "评估识别模型 (evaluate the detector on a labelled YOLO folder)"
 
 
@@ -15,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="ONNX model (default: models/tiles.onnx)")
     parser.add_argument("--single-stage", action="store_true",
                         help="ignore the crop classifier: the detector's own 34-class labels (for comparison)")
-    parser.add_argument("--conf", type=float, default=0.25, help="confidence for accuracy / exact-match")
+    parser.add_argument("--conf", type=threshold, default=0.25, help="confidence for accuracy / exact-match")
     parser.add_argument("--limit", type=int, help="only the first N images")
     parser.add_argument("--json", help="also write the figures to this JSON file")
 

@@ -36,3 +36,23 @@ def test_detect_on_a_non_image_says_so(tmp_path, capsys):
 def test_detect_english_messages(tmp_path, capsys):
     assert main(["detect", str(tmp_path / "missing.jpg"), "--lang", "en"]) == 2
     assert "not found" in capsys.readouterr().err
+
+
+def test_an_out_file_no_photo_format_fits_is_refused_before_the_photo_is_read(tmp_path, capsys):
+    photo = tmp_path / "hand.jpg"
+    cv2.imwrite(str(photo), np.full((480, 640, 3), 120, np.uint8))
+    out = tmp_path / "boxes.txt"
+    assert main(["detect", str(photo), "--out", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert "不能把照片存成 .txt：请用 .jpg 或 .png" in captured.err and "张牌" not in captured.out and not out.exists()
+
+
+@pytest.mark.parametrize("command", ["detect", "read"])
+@pytest.mark.parametrize("conf", ["-1", "2", "0", "nan", "half"])
+def test_a_confidence_threshold_outside_0_to_1_is_refused_with_its_value(tmp_path, capsys, command, conf):
+    photo = tmp_path / "hand.jpg"
+    cv2.imwrite(str(photo), np.full((480, 640, 3), 120, np.uint8))
+    with pytest.raises(SystemExit) as exit_:
+        main([command, str(photo), "--conf", conf])
+    assert exit_.value.code == 2
+    assert f"置信度阈值应大于 0、不超过 1：{conf}" in capsys.readouterr().err
