@@ -26,9 +26,20 @@ MAIN = Path(__file__).resolve().parents[1] / "main.py"
 ASGI = Path(__file__).resolve().parents[1] / "server" / "asgi.py"
 
 
+def port_number(text: str) -> int:
+    """A `--port` value: a whole number 1–65535 (Streamlit's own check fails with a traceback)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"端口应是 1 到 65535 之间的整数：{text} (a port is a whole number 1–65535)")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0 = the whole LAN)")
-    parser.add_argument("--port", type=int, default=8501, help="port (default 8501)")
+    parser.add_argument("--port", type=port_number, default=8501, help="port (default 8501)")
     parser.add_argument("--https", action="store_true", help="self-signed HTTPS, enables the camera widget on phones")
     parser.add_argument("--access-code", default=None, help="access code for LAN users (default: saved random code)")
     parser.add_argument("--models", default=None, help="folder with the detector model (default: shipped models/)")
@@ -153,7 +164,12 @@ def streamlit_command(host: str, port: int, cert: tuple[Path, Path] | None) -> l
 def run(args: argparse.Namespace) -> int:
     from app.gate import AccessCodeError
     from app.ledger import DATA_DIR_LOCK_ENV, ENV_DATA_DIR, default_data_dir
+    from vision.reader.session import DETECTOR_FILE
 
+    if args.models and not (Path(args.models).expanduser() / DETECTOR_FILE).is_file():  # every photo would fail
+        found = Path(args.models).expanduser() / DETECTOR_FILE
+        print(f"找不到识别模型：{found} (detector model not found: {found})", file=sys.stderr)
+        return 2
     env = dict(os.environ)
     if args.data_dir:
         env[ENV_DATA_DIR] = str(Path(args.data_dir).expanduser())

@@ -106,3 +106,21 @@ def test_jingsuan_app_serves_and_prints_the_address(tmp_path: Path) -> None:
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=20)
+
+
+@pytest.mark.parametrize("port", ["99999", "-5", "0", "http"])
+def test_a_port_outside_1_to_65535_is_refused_with_its_value_not_a_streamlit_traceback(port, capsys) -> None:
+    from app.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["app", "--port", port, "--no-qr"])
+    assert exit_.value.code == 2
+    assert f"端口应是 1 到 65535 之间的整数：{port}" in capsys.readouterr().err
+
+
+def test_a_models_folder_without_the_detector_is_refused_before_the_app_starts(tmp_path: Path, capsys) -> None:
+    from app.cli import main
+
+    assert main(["app", "--models", str(tmp_path), "--data-dir", str(tmp_path / "data"), "--no-qr"]) == 2
+    captured = capsys.readouterr()
+    assert f"找不到识别模型：{tmp_path / 'tiles.onnx'}" in captured.err and "jingsuan is running" not in captured.out
