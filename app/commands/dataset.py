@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from app.commands import threshold
+
 HELP = "标注数据集：统计、导入、导出、查漏标、查错标 (labelled dataset: stats, import, export, check, audit)"
 
 
@@ -44,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("name")
     p = sub.add_parser("audit", help="labels the shipped classifier reads as another tile, surely (exit 1 if any)")
     p.add_argument("name")
-    p.add_argument("--min-p", type=float, default=None, help="how sure the classifier must be to doubt a label (default 0.9)")
+    p.add_argument("--min-p", type=threshold, default=None, help="how sure the classifier must be to doubt a label (default 0.9)")
     p = sub.add_parser("split", help="write train.txt/val.txt and point data.yaml at them")
     p.add_argument("name")
     p.add_argument("--holdout", type=float, default=0.2)

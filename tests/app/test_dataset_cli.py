@@ -6,6 +6,7 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 import yaml
 
 from app.cli import main
@@ -84,3 +85,9 @@ def test_exports_carry_the_tile_memory_the_players_taught(tmp_path, capsys):
     assert (tmp_path / f"c.{MEMORY_FILENAME}").read_bytes() == taught
     assert TileMemory.load(tmp_path / "y" / MEMORY_FILENAME, "v9").count("家里") == 3
     capsys.readouterr()
+
+
+def test_an_audit_certainty_outside_0_to_1_is_refused_with_its_value(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["dataset", "--root", str(tmp_path), "audit", "team", "--min-p", "7"])
+    assert exit_.value.code == 2 and "置信度阈值应大于 0、不超过 1：7" in capsys.readouterr().err
