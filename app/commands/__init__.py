@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 
 def threshold(text: str) -> float:
@@ -15,6 +16,22 @@ def threshold(text: str) -> float:
     if not 0.0 < value <= 1.0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"置信度阈值应大于 0、不超过 1：{text} (a confidence threshold above 0, at most 1)")
     return value
+
+
+def at_least(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number no smaller than `least` (epochs, batch, image size: a training command told 0
+    epochs or a batch of -1 is refused before it loads a photo, not left to ultralytics or PyTorch to judge)."""
+
+    def whole_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = least - 1
+        if value < least:
+            raise argparse.ArgumentTypeError(f"应是不小于 {least} 的整数：{text} (a whole number, at least {least})")
+        return value
+
+    return whole_number
 
 
 def add_photo_arguments(parser: argparse.ArgumentParser) -> None:

@@ -37,6 +37,22 @@ def test_train_asks_which_part_to_train_and_where_the_classifier_goes(capsys) ->
     assert "detector|classifier" in err and "out" in err
 
 
+
+@pytest.mark.parametrize(("argv", "refused"), [
+    (["finetune", "team", "--epochs", "0"], "--epochs: 应是不小于 1 的整数：0"),
+    (["finetune", "team", "--batch", "-1"], "--batch: 应是不小于 1 的整数：-1"),
+    (["finetune", "team", "--imgsz", "8"], "--imgsz: 应是不小于 32 的整数：8"),
+    (["train", "detector", "--epochs", "ten"], "--epochs: 应是不小于 1 的整数：ten"),
+    (["train", "detector", "--workers", "-1"], "--workers: 应是不小于 0 的整数：-1"),
+    (["train", "classifier", "c.onnx", "--epochs", "0"], "--epochs: 应是不小于 1 的整数：0"),
+])
+def test_training_numbers_that_cannot_train_are_refused_before_any_photo_is_loaded(argv, refused, capsys) -> None:
+    from app.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 2 and refused in capsys.readouterr().err
+
 def glyph_data(root: Path, seed: int, train: int) -> np.random.Generator:
     """`train` + 1 `valid` scenes drawn in the glyph tileset under `root`; returns the generator, to draw on."""
     from vision.training.synth import random_scene, write_yolo_sample
