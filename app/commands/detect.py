@@ -31,18 +31,17 @@ def draw_detections(image, detections):  # type: ignore[no-untyped-def]
 
 
 def run(args: argparse.Namespace) -> int:
+    import cv2
+
     from scoring.errors import JingsuanError
     from vision.reader.detector import detect
     from vision.reader.image import load_image
 
-    if args.out:
-        import cv2
-
-        if not cv2.haveImageWriter(args.out):  # refused before the photo is read, not after its tiles are printed
-            suffix = Path(args.out).suffix or args.out
-            print(f"不能把照片存成 {suffix}：请用 .jpg 或 .png" if args.lang == "zh"
-                  else f"cannot write a photo as {suffix}: use .jpg or .png", file=sys.stderr)
-            return 2
+    if args.out and not cv2.haveImageWriter(args.out):  # refused before the photo is read, not after its tiles print
+        suffix = Path(args.out).suffix or args.out
+        print(f"不能把照片存成 {suffix}：请用 .jpg 或 .png" if args.lang == "zh"
+              else f"cannot write a photo as {suffix}: use .jpg or .png", file=sys.stderr)
+        return 2
     try:
         image = load_image(args.photo)
         dets = detect(image, model=args.model, conf=args.conf)
@@ -53,8 +52,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{d.tile}\t{d.conf:.2f}\t{d.box[0]:.0f},{d.box[1]:.0f},{d.box[2]:.0f},{d.box[3]:.0f}")
     print(f"# {len(dets)} tiles" if args.lang == "en" else f"# 共 {len(dets)} 张牌")
     if args.out:
-        import cv2
-
         ok = cv2.imwrite(args.out, cv2.cvtColor(draw_detections(image, dets), cv2.COLOR_RGB2BGR))
         if not ok:
             print(f"无法写入 {args.out}" if args.lang == "zh" else f"cannot write {args.out}", file=sys.stderr)

@@ -164,11 +164,11 @@ def streamlit_command(host: str, port: int, cert: tuple[Path, Path] | None) -> l
 def run(args: argparse.Namespace) -> int:
     from app.gate import AccessCodeError
     from app.ledger import DATA_DIR_LOCK_ENV, ENV_DATA_DIR, default_data_dir
-    from vision.reader.session import DETECTOR_FILE
+    from vision.reader.session import DETECTOR_FILE, models_dir
 
-    if args.models and not (Path(args.models).expanduser() / DETECTOR_FILE).is_file():  # every photo would fail
-        found = Path(args.models).expanduser() / DETECTOR_FILE
-        print(f"找不到识别模型：{found} (detector model not found: {found})", file=sys.stderr)
+    detector = models_dir(args.models) / DETECTOR_FILE if args.models else None
+    if detector is not None and not detector.is_file():  # every photo would fail
+        print(f"找不到识别模型：{detector} (detector model not found: {detector})", file=sys.stderr)
         return 2
     env = dict(os.environ)
     if args.data_dir:
