@@ -42,9 +42,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def annotate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """The app with its datasets in a temporary folder and no model → (base URL, datasets folder)."""
+    """The app with its datasets in a temporary folder and no model → (base URL, datasets folder); one per test and
+    per rerun: a test run again after a lost tap must not meet the datasets, photos and boxes of its first try (a
+    repeated upload is refused, a dataset name is taken), or every rerun fails for that alone."""
     datasets = tmp_path_factory.mktemp("datasets")
     # no model (an empty --models folder): the page starts with no pre-drawn boxes, the drawn one is #0
     env = {"JINGSUAN_DATASETS": str(datasets), "JINGSUAN_MODEL_DIR": str(tmp_path_factory.mktemp("no-model"))}
