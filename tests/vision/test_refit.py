@@ -8,7 +8,15 @@ import numpy as np
 from vision.reader.boxes import box_iou
 from vision.reader.classifier import CLASSIFIER_NAMES, NO_TILE
 from vision.reader.detection import Detection
-from vision.reader.refit import in_row_ways, loose_boxes, refit_loose_tiles, tile_places, tile_size
+from vision.reader.refit import (
+    in_row_ways,
+    loose_boxes,
+    parted_wide_boxes,
+    refit_loose_tiles,
+    tile_places,
+    tile_size,
+    two_places,
+)
 
 TW, TH = 30.0, 40.0
 CLOTH, FACE = (200, 200, 195), (240, 238, 228)  # a light table: the detector boxes a lone tile loosely on it
@@ -190,3 +198,51 @@ def test_a_box_in_a_row_is_read_again_only_as_the_tile_it_may_hold() -> None:
     assert in_row_ways(Detection((0.0, 0.0, 52.0, 50.0), "1p", 0.5), size) == []  # over a tile and more: two tiles
     assert in_row_ways(Detection((0.0, 0.0, 40.0, 52.0), "1m", 0.2), size) == [(TW, TH)]  # loose every way: standing
     assert in_row_ways(Detection((0.0, 0.0, 40.0, 70.0), "1m", 0.2), size) == []  # taller than 1.6 tiles: not one tile
+
+
+class PairClassifier:
+    """Names 西 at `sure` where a place fits one of `tiles` (IoU 0.7), else 一筒 at 0.3."""
+
+    names = CLASSIFIER_NAMES
+
+    def __init__(self, tiles: list[Box], sure: float = 0.98) -> None:
+        self.tiles, self.sure = tiles, sure
+
+    def classify_top(self, rgb: np.ndarray, boxes: list[Box], k: int = 3, first: np.ndarray | None = None,
+                     needed: np.ndarray | None = None) -> list[tuple[tuple[str, float], ...]]:
+        return [(("3z", self.sure), ("2z", 0.01)) if any(box_iou(box, t) >= 0.7 for t in self.tiles) else (("1p", 0.3),)
+                for box in boxes]
+
+
+def row_with_one_box_over(fourth_and_fifth: Box) -> list[Detection]:
+    """The eight standing tiles of `HAND`, the fourth and fifth boxed as one (`fourth_and_fifth`), named 西 lying."""
+    return [*(Detection(b, "1s", 0.9, (("1s", 0.97),)) for b in HAND[:3]),
+            Detection(fourth_and_fifth, "3z", 0.7, (("3z", 0.83),)),
+            *(Detection(b, "1s", 0.9, (("1s", 0.97),)) for b in HAND[5:])]
+
+
+def test_two_standing_tiles_boxed_as_one_are_read_as_two() -> None:
+    """The second and third 西 of a 碰 boxed as one box, 1.9 tiles wide and 0.86 as tall, was read one 西 lying sideways
+    and the 碰 a tile short; the classifier names a 西 surely at each of its two standing places."""
+    over_two: Box = (HAND[3][0], 123.0, HAND[4][2], 157.0)  # 61 × 34: 2.0 tiles wide, 0.85 as tall
+    dets = row_with_one_box_over(over_two)
+    out = parted_wide_boxes(photo(), dets, PairClassifier([HAND[3], HAND[4]]))
+    assert len(out) == len(dets) + 1
+    assert [d.tile for d in out[3:5]] == ["3z", "3z"]
+    assert [round(box_iou(d.box, t), 2) >= 0.7 for d, t in zip(out[3:5], HAND[3:5])] == [True, True]
+    assert out[:3] + out[5:] == dets[:3] + dets[4:]
+    assert two_places(over_two, (TW, TH)) == ((HAND[3][0], 120.0, HAND[3][0] + TW, 160.0),
+                                              (HAND[4][2] - TW, 120.0, HAND[4][2], 160.0))
+
+
+def test_a_sideways_tile_a_low_box_and_an_unsure_pair_stay_one_box() -> None:
+    """A claimed tile lying sideways is as wide as a tile is tall (1.33 tiles here): too narrow for two; a box as wide as
+    two but no taller than a sideways tile is not parted; nor one whose two places are not named surely."""
+    pair = [HAND[3], HAND[4]]
+    sideways = row_with_one_box_over((HAND[3][0], 130.0, HAND[3][0] + TH, 160.0))
+    assert parted_wide_boxes(photo(), sideways, PairClassifier(pair)) == sideways
+    low = row_with_one_box_over((HAND[3][0], 132.0, HAND[4][2], 160.0))  # 0.7 of a tile's height
+    assert parted_wide_boxes(photo(), low, PairClassifier(pair)) == low
+    unsure = row_with_one_box_over((HAND[3][0], 123.0, HAND[4][2], 157.0))
+    assert parted_wide_boxes(photo(), unsure, PairClassifier(pair, sure=0.6)) == unsure
+    assert len(parted_wide_boxes(photo(), unsure, PairClassifier(pair, sure=0.8))) == len(unsure) + 1

@@ -34,7 +34,7 @@ from vision.reader.detector import box_floor, drop_covered, whole_over_part
 from vision.reader.gaps import FAINT_FLOOR, faint_tiles, first_look_namer, gap_tiles
 from vision.reader.halves import grown_tiles, whole_tiles
 from vision.reader.lone import lone_tiles
-from vision.reader.refit import refit_loose_tiles
+from vision.reader.refit import parted_wide_boxes, refit_loose_tiles
 from vision.reader.runs import counted_runs
 from vision.reader.short_ends import reach_the_face
 from vision.reader.stacked import FaceAbove
@@ -111,6 +111,7 @@ class DetectionLevels:
                 named = whole_tiles(self.rgb, named, self._boxes, self._scores, self.detector.classifier.classify_top)
                 named = grown_tiles(self.rgb, named, self.detector.classifier.classify_top)
                 named = refit_loose_tiles(self.rgb, named, self.detector.classifier)
+                named = parted_wide_boxes(self.rgb, named, self.detector.classifier)  # two tiles boxed as one
             if hasattr(self.detector.classifier, "first_look_top"):  # or by a part of it (as `TileDetector.name_boxes`)
                 named = whole_over_part(self.rgb, named, self._boxes, self._scores, self.detector.classifier.first_look_top,
                                         conf)

@@ -27,6 +27,14 @@ tile under them (the other was wrong before too): 3 more rounds right, and one o
 So is one boxed loosely, up to `LOOSE_IN_ROW` tiles every way (a 一萬 read 二萬 at 0.04): on the same 2 280 photos 3
 such boxes were read again, each as the tile under it; 1 more round right, none lost, and the kept-aside, held-out and
 fresh photos read as before (sixteenth session).
+
+Two standing tiles are sometimes boxed as one: the second and third 西 of a 碰 in one box 1.9 tiles wide and 0.86 as
+tall, named 西 as if one lay sideways, and the 碰 was a tile short. `parted_wide_boxes` reads such a box (`TWO_WIDE`
+tile widths or more, about a tile tall, `TWO_TALL`) at its two standing places and takes two tiles when the classifier
+names one surely at each (`TWO_SURE`). On the looked-at composed photos (2026-12-07, twenty-fifth session) 18 boxes
+so wide and tall lay over two tiles, 204 over one (mostly a claimed tile lying sideways, 1.6–1.8 tiles wide and
+0.63–0.82 as tall); the rule parts 10 of the 18 and none of the 204. Rounds right: tuning +1, seeds 107–127 +1, seeds
+173/179 +2, the held-out photos +1, none lost on any saved set.
 """
 
 from __future__ import annotations
@@ -57,6 +65,12 @@ ROW_BOX = (1.6, 1 + OFF_SIZE)
 #: a standing tile boxed loosely (a 一萬 in a box reaching a third of a tile past it above and to the left, read 二萬 at
 #: 0.04): read again standing (`in_row_ways`).
 LOOSE_IN_ROW = 1.6
+#: A box in a row at least this many tile widths wide, and this share of a tile's height (a sideways tile is as tall
+#: as a tile is wide, 0.65–0.8), may be two standing tiles boxed as one (`parted_wide_boxes`) …
+TWO_WIDE = 1.7
+TWO_TALL = (0.8, 1.1)
+#: … and is read as two when the classifier names a tile at each of its two standing places this surely.
+TWO_SURE = 0.8
 #: Places of a tile's size tried along each side of a loose box (from its one end to the other).
 STEPS = 3
 #: The tile a place is named takes the loose box's place only when the classifier gives it at least this …
@@ -166,4 +180,35 @@ def refit_loose_tiles(rgb: np.ndarray, named: list[Detection], classifier: Any,
         d = named[i]
         if top and top[0][0] not in (NO_TILE, d.tile) and top[0][1] >= REFIT_SURE and top[0][1] > d.alternatives[0][1]:
             out[i] = named_as_whole(d, place, top)
+    return out
+
+
+def two_places(box: Box, size: tuple[float, float]) -> tuple[Box, Box]:
+    """The two standing places of a tile's `size` at the two ends of `box`, level with its middle."""
+    (x1, y1, x2, y2), (w, h) = box, size
+    top = (y1 + y2) / 2 - h / 2
+    return (x1, top, x1 + w, top + h), (x2 - w, top, x2, top + h)
+
+
+def parted_wide_boxes(rgb: np.ndarray, named: list[Detection], classifier: Any) -> list[Detection]:
+    """`named` with each box over two standing tiles (`TWO_WIDE` tile widths or more, about a tile tall, `TWO_TALL`)
+    read as those two tiles when the classifier names a tile at both its standing places surely (`TWO_SURE`)."""
+    size = tile_size(named)
+    if size is None:
+        return named
+    width, height = size
+    wide = [i for i, d in enumerate(named)
+            if d.width >= TWO_WIDE * width and TWO_TALL[0] * height <= d.height <= TWO_TALL[1] * height]
+    if not wide:
+        return named
+    places = [two_places(named[i].box, size) for i in wide]
+    tops = classifier.classify_top(rgb, [p for pair in places for p in pair])
+    out: list[Detection] = []
+    parted = {i: (pair, tops[2 * k : 2 * k + 2]) for k, (i, pair) in enumerate(zip(wide, places))}
+    for i, d in enumerate(named):
+        pair, pair_tops = parted.get(i, ((), ()))
+        if pair and all(top and top[0][0] != NO_TILE and top[0][1] >= TWO_SURE for top in pair_tops):
+            out += [named_as_whole(d, place, top) for place, top in zip(pair, pair_tops)]
+        else:
+            out.append(d)
     return out
