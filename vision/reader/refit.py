@@ -1,4 +1,5 @@
-"""A tile boxed loosely or short, read again in boxes of a tile's size (`refit_loose_tiles`).
+"""A tile boxed loosely or short, read again in boxes of a tile's size (`refit_loose_tiles`); two standing tiles
+boxed as one, read as two (`parted_wide_boxes`).
 
 The indicator lies alone on the table, often on a light cloth or table edge, and the detector then boxes it
 loosely: a box reaching half a tile past it onto the table, or round its lower half alone. The crop of such a box
@@ -65,7 +66,7 @@ ROW_BOX = (1.6, 1 + OFF_SIZE)
 #: a standing tile boxed loosely (a 一萬 in a box reaching a third of a tile past it above and to the left, read 二萬 at
 #: 0.04): read again standing (`in_row_ways`).
 LOOSE_IN_ROW = 1.6
-#: A box in a row at least this many tile widths wide, and this share of a tile's height (a sideways tile is as tall
+#: A box at least this many tile widths wide (of the photo's standing tiles, `tile_size`), and this share of a tile's height (a sideways tile is as tall
 #: as a tile is wide, 0.65–0.8), may be two standing tiles boxed as one (`parted_wide_boxes`) …
 TWO_WIDE = 1.7
 TWO_TALL = (0.8, 1.1)
