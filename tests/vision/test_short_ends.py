@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.reader.detection import Detection
@@ -76,3 +78,45 @@ def test_a_gap_inside_a_wall_of_tiles_is_not_judged() -> None:
     rgb[Y + TH + 2 : Y + 2 * TH + 2, 10:320] = shaded  # … and just below
     assert face_share(rgb, dets[4], dets[5]) == 0.0
     assert reach_the_face(rgb, dets) == dets
+
+
+def test_a_box_the_reading_leaves_out_does_not_stand_in_the_gap() -> None:
+    """The claimed 5s's far end is boxed too, faintly (0.09, named 二條), touching the short box: among every box that
+    end is the short box's neighbour and no gap shows. The reading leaves it out (under `conf`), so the short box is
+    grown to the 6s as when it is not there (`s199_tuning_one_row_048`: a 吃's sideways 六筒 and its 五筒 read apart)."""
+    rgb, dets = table()
+    far_end = Detection((236.0, Y + 10.0, 252.0, float(Y + TH)), "2s", 0.09, (("2s", 0.3),))
+    with_end = [*dets[:5], far_end, dets[5]]
+    assert reach_the_face(rgb, with_end)[4] == dets[4]  # every box counted: the faint end closes the gap
+    out = reach_the_face(rgb, with_end, conf=0.25)
+    assert out[4].box == (202.0, Y + 8.0, 258.0, float(Y + TH)) and out[4].tile == "5s"
+
+
+def test_a_short_box_the_reading_leaves_out_is_grown_too() -> None:
+    """A claimed tile boxed short and faintly (0.2) is grown all the same: the deeper reading may take it."""
+    rgb, dets = table()
+    faint = [*dets[:4], replace(dets[4], conf=0.2), dets[5]]
+    assert reach_the_face(rgb, faint, conf=0.25)[4].box == (202.0, Y + 8.0, 258.0, float(Y + TH))
+
+
+class GrownNamer:
+    """Names every place 五條 at `p`."""
+
+    def __init__(self, p: float, tile: str = "5s") -> None:
+        self.p, self.tile = p, tile
+
+    def __call__(self, rgb: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[tuple[tuple[str, float], ...]]:
+        return [((self.tile, self.p), ("7s", 0.01)) for _ in boxes]
+
+
+def test_a_grown_box_is_named_again_and_takes_the_surer_tile() -> None:
+    """A claimed 六筒 boxed over its one end was named 七筒 at 0.22; grown over its whole face it is named 六筒 surely.
+    The tile stays as named when the grown box is named less surely, or as no tile."""
+    rgb, dets = table()
+    misnamed = [*dets[:4], Detection(dets[4].box, "7s", 0.3, (("7s", 0.22),)), dets[5]]
+    out = reach_the_face(rgb, misnamed, name=GrownNamer(0.9))
+    assert out[4].tile == "5s" and out[4].box == (202.0, Y + 8.0, 258.0, float(Y + TH))
+    assert out[4].conf > misnamed[4].conf  # the box's own score is kept, the class probability is the new one
+    assert out[:4] + out[5:] == misnamed[:4] + misnamed[5:]  # only grown boxes are named again
+    assert reach_the_face(rgb, misnamed, name=GrownNamer(0.2))[4].tile == "7s"
+    assert reach_the_face(rgb, misnamed, name=GrownNamer(0.9, "none"))[4].tile == "7s"

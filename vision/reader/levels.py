@@ -115,7 +115,8 @@ class DetectionLevels:
             if hasattr(self.detector.classifier, "first_look_top"):  # or by a part of it (as `TileDetector.name_boxes`)
                 named = whole_over_part(self.rgb, named, self._boxes, self._scores, self.detector.classifier.first_look_top,
                                         conf)
-            named = reach_the_face(self.rgb, named)  # a claimed tile boxed short of its length
+            # a claimed tile boxed short of its length, grown and named again
+            named = reach_the_face(self.rgb, named, conf, getattr(self.detector.classifier, "classify_top", None))
             named = self._face_above(named)  # a kong's fourth tile stacked on its middle one
             named = self._blank_apart(named)  # a patch of table named 白板 beside the set's own 白板
             self._first = (conf, named)
