@@ -18,20 +18,23 @@ def threshold(text: str) -> float:
     return value
 
 
-def at_least(least: int) -> Callable[[str], int]:
-    """An argparse type: a whole number no smaller than `least` (epochs, batch, image size: a training command told 0
-    epochs or a batch of -1 is refused before it loads a photo, not left to ultralytics or PyTorch to judge)."""
+def whole_number(least: int, most: int | None = None, what: tuple[str, str] = ("", "")) -> Callable[[str], int]:
+    """An argparse type: a whole number from `least` (to `most`, when given); `what` names it in the message, in Chinese
+    and English. A training command told 0 epochs or a batch of -1 is refused before it loads a photo, not left to
+    ultralytics or PyTorch to judge; a port outside 1–65535, not left to Streamlit's traceback."""
 
-    def whole_number(text: str) -> int:
+    def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             value = least - 1
-        if value < least:
-            raise argparse.ArgumentTypeError(f"应是不小于 {least} 的整数：{text} (a whole number, at least {least})")
+        if value < least or (most is not None and value > most):
+            zh = f"不小于 {least} 的整数" if most is None else f" {least} 到 {most} 之间的整数"
+            en = f"a whole number, at least {least}" if most is None else f"a whole number {least}–{most}"
+            raise argparse.ArgumentTypeError(f"{what[0]}应是{zh}：{text} ({what[1]}{en})")
         return value
 
-    return whole_number
+    return parse
 
 
 def add_photo_arguments(parser: argparse.ArgumentParser) -> None:

@@ -65,8 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         store = ds.open_dataset(args.name, args.root)
-        known = [] if args.action in IMPORTS else ds.list_datasets(store.root.parent)
-        if args.action not in IMPORTS and store.name not in known:
+        if args.action not in IMPORTS and store.name not in (known := ds.list_datasets(store.root.parent)):
             raise ds.DatasetError(
                 f"没有这个数据集：{store.name}（{store.root.parent} 里有：{'、'.join(known) or '还没有数据集'}）",
                 f"no dataset {store.name} in {store.root.parent} (there: {', '.join(known) or 'none yet'})")

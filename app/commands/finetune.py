@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from app.commands import at_least
+from app.commands import whole_number
 from vision.training.config import DEFAULTS
 
 HELP = "用团队标注的照片微调识别模型，更好才换上 (fine-tune the reader on a team dataset; adopted only if better)"
@@ -26,9 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="YOLO data whose train images are mixed in (skipped if missing)")
     parser.add_argument("--holdout", type=float, default=DEFAULTS.holdout,
                         help="fraction of the team's photos held back to judge the candidate")
-    parser.add_argument("--epochs", type=at_least(1), default=DEFAULTS.epochs)
-    parser.add_argument("--imgsz", type=at_least(32), default=DEFAULTS.imgsz)
-    parser.add_argument("--batch", type=at_least(1), default=DEFAULTS.batch)
+    parser.add_argument("--epochs", type=whole_number(1), default=DEFAULTS.epochs)
+    parser.add_argument("--imgsz", type=whole_number(32), default=DEFAULTS.imgsz)
+    parser.add_argument("--batch", type=whole_number(1), default=DEFAULTS.batch)
 
 
 def warn_unboxed(data: Path, detector: Path) -> int:

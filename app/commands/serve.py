@@ -20,26 +20,17 @@ import sys
 from pathlib import Path
 from urllib.parse import urlencode
 
+from app.commands import whole_number
+
 HELP = "启动网页应用（局域网内用手机打开） / serve the app on the LAN"
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 MAIN = Path(__file__).resolve().parents[1] / "main.py"
 ASGI = Path(__file__).resolve().parents[1] / "server" / "asgi.py"
 
 
-def port_number(text: str) -> int:
-    """A `--port` value: a whole number 1–65535 (Streamlit's own check fails with a traceback)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"端口应是 1 到 65535 之间的整数：{text} (a port is a whole number 1–65535)")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0 = the whole LAN)")
-    parser.add_argument("--port", type=port_number, default=8501, help="port (default 8501)")
+    parser.add_argument("--port", type=whole_number(1, 65535, ("端口", "a port is ")), default=8501, help="port (default 8501)")
     parser.add_argument("--https", action="store_true", help="self-signed HTTPS, enables the camera widget on phones")
     parser.add_argument("--access-code", default=None, help="access code for LAN users (default: saved random code)")
     parser.add_argument("--models", default=None, help="folder with the detector model (default: shipped models/)")

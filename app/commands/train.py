@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from app.commands import at_least
+from app.commands import whole_number
 from vision.training.config import DEFAULTS
 
 HELP = "训练识别模型：detector 找牌 / classifier 认牌（离线）(train the tile detector or the crop classifier offline)"
@@ -34,8 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_detector_arguments(parser: argparse.ArgumentParser) -> None:
     add_data_arguments(parser)
-    parser.add_argument("--synthetic", type=at_least(0), default=0, help="add this many synthetic scenes to train")
-    parser.add_argument("--camera-copies", type=at_least(0), default=0,
+    parser.add_argument("--synthetic", type=whole_number(0), default=0, help="add this many synthetic scenes to train")
+    parser.add_argument("--camera-copies", type=whole_number(0), default=0,
                         help="add this many copies of train photos as a shakier or farther camera would take them "
                              "(motion blur, lost resolution; vision/training/synth/camera.py)")
     parser.add_argument("--paint-unlabelled", action=argparse.BooleanOptionalAction, default=False,
@@ -43,15 +43,15 @@ def add_detector_arguments(parser: argparse.ArgumentParser) -> None:
                              "and seasons, and, away from their labels, photos in which the shipped models see "
                              "unlabelled tiles (vision/datasets/unlabelled.py)")
     parser.add_argument("--model", default=DEFAULTS.model, help="model YAML (from scratch) or .pt to start from")
-    parser.add_argument("--imgsz", type=at_least(32), default=DEFAULTS.imgsz)
-    parser.add_argument("--epochs", type=at_least(1), default=DEFAULTS.epochs)
-    parser.add_argument("--batch", type=at_least(1), default=DEFAULTS.batch)
-    parser.add_argument("--close-mosaic", type=at_least(0), default=DEFAULTS.close_mosaic, help="last epochs trained without mosaic")
+    parser.add_argument("--imgsz", type=whole_number(32), default=DEFAULTS.imgsz)
+    parser.add_argument("--epochs", type=whole_number(1), default=DEFAULTS.epochs)
+    parser.add_argument("--batch", type=whole_number(1), default=DEFAULTS.batch)
+    parser.add_argument("--close-mosaic", type=whole_number(0), default=DEFAULTS.close_mosaic, help="last epochs trained without mosaic")
     parser.add_argument("--device", default=DEFAULTS.device, help='"cpu", or a CUDA device such as "0" on a GPU machine')
-    parser.add_argument("--workers", type=at_least(0), default=DEFAULTS.workers,
+    parser.add_argument("--workers", type=whole_number(0), default=DEFAULTS.workers,
                         help="data-loading processes (the core count, less one or two)")
     parser.add_argument("--hours", type=float, help="time budget; ultralytics fits the epochs into it")
-    parser.add_argument("--patience", type=at_least(0), default=DEFAULTS.patience,
+    parser.add_argument("--patience", type=whole_number(0), default=DEFAULTS.patience,
                         help="stop after this many epochs without a better validation score (0: never)")
     parser.add_argument("--seed", type=int, default=DEFAULTS.seed,
                         help="ultralytics' random seed (a rerun with another seed shows the noise)")
@@ -70,11 +70,11 @@ def add_classifier_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--judge", default=None,
                         help="classifier that tells unlabelled tiles among the mined `none` boxes "
                              "(default: the current one; '' = keep them all)")
-    parser.add_argument("--epochs", type=at_least(1), default=DEFAULTS.classifier_epochs)
+    parser.add_argument("--epochs", type=whole_number(1), default=DEFAULTS.classifier_epochs)
     parser.add_argument("--lr", type=float, default=DEFAULTS.classifier_lr, help="peak learning rate of the one-cycle schedule")
-    parser.add_argument("--synthetic", type=at_least(0), default=0,
+    parser.add_argument("--synthetic", type=whole_number(0), default=0,
                         help="add the tiles of this many synthetic scenes in the fixed tilesets to the training crops")
-    parser.add_argument("--varied", type=at_least(0), default=0,
+    parser.add_argument("--varied", type=whole_number(0), default=0,
                         help="add the tiles of this many scenes, each in its own randomly styled drawn tileset")
     parser.add_argument("--minutes", type=float, help="time budget of the training")
     parser.add_argument("--from", dest="start_from", help="go on from these classifier weights (the .pt beside its ONNX)")

@@ -150,6 +150,6 @@ def reach_the_face(rgb: np.ndarray, dets: list[Detection], conf: float = 0.0,
     if name is not None and grown:
         for i, top in zip(grown, name(rgb, [out[i].box for i in grown])):
             d = out[i]
-            if top and top[0][0] != NO_TILE and top[0][1] > (d.alternatives[0][1] if d.alternatives else 0.0):
+            if top and top[0][0] != NO_TILE and top[0][1] > d.named_prob:
                 out[i] = named_as_whole(d, d.box, top)
     return out
