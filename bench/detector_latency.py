@@ -95,6 +95,16 @@ def stage_times(detector: Any, photo: Path) -> dict[str, float]:
     return out
 
 
+def int8_line() -> str:
+    """How this machine sums our int8 models' products: exactly on its own, or exactly at a cost (figures of two
+    machines compare only where this line reads alike)."""
+    from vision.reader.session import int8_products_saturate
+
+    if int8_products_saturate():
+        return "int8 products: onnxruntime's clip on this CPU (no VNNI); ours are summed exactly (session.x64quantprecision), which is slower"
+    return "int8 products: summed exactly by onnxruntime's own kernels on this CPU"
+
+
 def print_stages(detector: Any, files: list[Path]) -> None:
     """Median ms per photo of each step of ours (see `stage_times`)."""
     rows = [stage_times(detector, f) for f in files]
@@ -158,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         detect_tiles(str(files[0]))
     settled = f", {args.settle:g} ms pause after each" if args.settle else ""
     print(f"photos: {len(files)}, file → tiles (decoding included on both sides), taken in turn{settled}")
+    print(int8_line())
     ratios = []
     for run in range(1, args.runs + 1):
         t_ours, t_theirs = one_run(ours, detect_tiles, files, args.settle / 1000)
