@@ -51,6 +51,14 @@ def test_the_wheel_ships_the_run_time_models_and_not_the_training_weights(instal
     assert {p.name for p in models.iterdir()} == {"tiles.onnx", "tile_classifier.onnx", "MODEL_CARD.md"}
 
 
+def test_the_wheel_ships_the_int8_probe_and_the_installed_reader_runs_it(installed: Path, tmp_path: Path):
+    code = "import vision.reader.session as s; print(s.INT8_PROBE); print(s._probe_reads(exact=True))"
+    r = run([str(installed / "python"), "-c", code], tmp_path)
+    assert r.returncode == 0, r.stderr  # a probe missing from the wheel raises here (the reader would count it as clipping)
+    probe, exact = r.stdout.split()
+    assert installed.parent.resolve() in Path(probe).resolve().parents and exact == "207"
+
+
 def test_the_installed_jingsuan_reads_a_photo_away_from_the_checkout(installed: Path, hand_photo: Path, tmp_path: Path):
     from vision import read_photo
 

@@ -1,4 +1,4 @@
-"""The 382-byte ONNX graph the reader opens once to learn whether this machine's int8 products saturate.
+"""The 465-byte ONNX graph the reader opens once to learn whether this machine's int8 products saturate.
 
 onnxruntime's int8 convolution on x86 CPUs without VNNI (AVX2, and AVX-512 before Cascade Lake) multiplies the
 uint8 activations by the int8 weights with ``PMADDUBSW``, which adds each two neighbouring products in *saturating*
