@@ -61,15 +61,11 @@ EXACT_INT8_ENTRY = "session.x64quantprecision"
 
 
 def _probe_reads(exact: bool) -> int:
-    """What the probe reads in an onnxruntime session of the reader's optimisation level (`exact`: with `EXACT_INT8_ENTRY`)."""
+    """What the probe reads in a session opened as the reader's are (`exact`: with `EXACT_INT8_ENTRY`)."""
     import numpy as np
     import onnxruntime as ort
 
-    opts = ort.SessionOptions()
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    opts.log_severity_level = 3
-    if exact:
-        opts.add_session_config_entry(EXACT_INT8_ENTRY, "1")
+    opts = session_options(threads=1, spinning=False, exact_int8=exact)
     session = ort.InferenceSession(INT8_PROBE.read_bytes(), opts, providers=["CPUExecutionProvider"])
     pixels = np.full((1, PROBE_CHANNELS, 1, 1), 255, np.uint8)
     return int(session.run(None, {PROBE_INPUT: pixels})[0].ravel()[0])
