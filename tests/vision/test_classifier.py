@@ -345,6 +345,62 @@ def test_a_trained_classifier_gives_the_embedding_the_correction_memory_remember
         assert crop_embeddings(reader, photo, boxes).shape == (2, 160)  # the pooled feature before the last layer
 
 
+def test_the_distillation_loss_is_the_label_loss_where_the_student_already_gives_the_teachers_logits() -> None:
+    torch = pytest.importorskip("torch")
+    from vision.training.classifier import distillation_loss
+
+    gen = torch.Generator().manual_seed(0)
+    teacher, labels = torch.randn(6, 36, generator=gen) * 3, torch.arange(6)
+    label_loss = torch.nn.functional.cross_entropy(teacher, labels, label_smoothing=0.05)
+    assert torch.isclose(distillation_loss(teacher.clone(), teacher, labels, weight=0.7), 0.3 * label_loss, atol=1e-5)
+    other = torch.randn(6, 36, generator=gen)
+    assert distillation_loss(other, teacher, labels, weight=0.7) > 0.3 * torch.nn.functional.cross_entropy(
+        other, labels, label_smoothing=0.05) + 0.1  # logits unlike the teacher's cost more
+    assert torch.isclose(distillation_loss(other, teacher, labels, weight=0.0),
+                         torch.nn.functional.cross_entropy(other, labels, label_smoothing=0.05))
+
+
+def sure_teacher(path, seed: int):  # noqa: ANN001, ANN201 - a Path
+    """A tiny classifier (`write_tiny_classifier`) made sure of itself: its weights ×30."""
+    import onnx
+    from onnx import numpy_helper
+
+    from tests.conftest import write_tiny_classifier
+
+    write_tiny_classifier(path, seed)
+    model = onnx.load(str(path))
+    weight = model.graph.initializer[0]
+    weight.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(weight) * 30, weight.name))
+    onnx.save(model, str(path))
+    return path
+
+
+def test_a_classifier_distilled_from_a_teacher_reads_as_the_teacher_does(tmp_path) -> None:
+    """`train_classifier(teacher=…, widths=…)`: a narrower network learns the teacher's answers (here unlike the crops'
+    labels, so that only the teacher can have taught them), and its embedding is as wide as its last block."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.reader.classifier import TileClassifier
+    from vision.training.classifier import CropSet, train_classifier
+
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 255, (32, CROP_H, CROP_W, 3), dtype=np.uint8)
+    x[:16] //= 5  # dark crops and light ones, which the teacher names differently
+    x[16:] = 160 + x[16:] // 3
+    teacher = TileClassifier(sure_teacher(tmp_path / "teacher.onnx", 4))
+    taught = teacher(x).argmax(1)
+    assert taught[0] != taught[-1] and not (taught == 0).any()
+    data = CropSet(x, np.zeros(32, np.int64))  # every label says 1m, which the teacher never does
+    kwargs = {"epochs": 6, "batch": 8, "lr": 1e-2, "log": lambda s: None, "quantize": False, "widths": (8, 8, 16, 24)}
+    train_classifier(data, None, tmp_path / "s.onnx", teacher=teacher.path, **kwargs)
+    train_classifier(data, None, tmp_path / "p.onnx", **kwargs)
+    student, plain = TileClassifier(tmp_path / "s.onnx"), TileClassifier(tmp_path / "p.onnx")
+    assert (student(x).argmax(1) == taught).mean() >= 0.9
+    assert (plain(x).argmax(1) == 0).mean() >= 0.9  # without the teacher, the labels are learnt
+    assert student.session.run(["embedding"], {student.input_name: np.zeros((1, 3, CROP_H, CROP_W), np.float32)})[
+        0].shape == (1, 24)
+
+
 def test_a_box_mostly_inside_a_surer_one_is_the_same_tile_again() -> None:
     from vision.reader.detection import Detection
     from vision.reader.detector import drop_covered

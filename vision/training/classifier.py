@@ -207,18 +207,62 @@ def crop_sets(data_dir: str | Path, detector_onnx: str | Path | None = None,
     return train, valid
 
 
-def build_model(num_classes: int = len(CLASSIFIER_NAMES)):  # -> torch.nn.Module
-    """A small VGG-style CNN for 64 × 48 crops."""
+#: Channels of v9's stem and of its three blocks (about 0.4 M parameters, 67 M multiply-adds a 64 × 48 crop).
+V9_WIDTHS = (24, 48, 96, 160)
+#: Distillation (`distillation_loss`): the teacher's temperature, and the share of the loss that follows it.
+DISTILL_TEMPERATURE = 2.0
+DISTILL_WEIGHT = 0.7
+#: Label smoothing of the cross-entropy on the crops' labels.
+LABEL_SMOOTHING = 0.05
+
+
+def build_model(num_classes: int = len(CLASSIFIER_NAMES), widths: Sequence[int] = V9_WIDTHS):  # -> torch.nn.Module
+    """A small VGG-style CNN for 64 × 48 crops; `widths`: the stem's channels and each block's (v9's by default;
+    the multiply-adds grow with their square)."""
     from torch import nn
+
+    if len(widths) != 4 or min(widths) < 1:
+        raise ValueError(f"four channel counts (stem and three blocks) are needed, got {tuple(widths)}")
+    stem_w, *block_w = (int(w) for w in widths)
 
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
                 nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
                 nn.MaxPool2d(2)]
 
-    stem = [nn.Conv2d(3, 24, 3, padding=1, bias=False), nn.BatchNorm2d(24), nn.ReLU(inplace=True), nn.MaxPool2d(2)]
-    return nn.Sequential(*stem, *block(24, 48), *block(48, 96), *block(96, 160),
-                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(160, num_classes))
+    stem = [nn.Conv2d(3, stem_w, 3, padding=1, bias=False), nn.BatchNorm2d(stem_w), nn.ReLU(inplace=True),
+            nn.MaxPool2d(2)]
+    blocks = [layer for cin, cout in zip([stem_w, *block_w[:-1]], block_w, strict=True) for layer in block(cin, cout)]
+    return nn.Sequential(*stem, *blocks, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+                         nn.Linear(block_w[-1], num_classes))
+
+
+class Teacher:
+    """A trained classifier ONNX (the shipped pair, say) whose logits a smaller one learns to give (distillation)."""
+
+    def __init__(self, model_path: str | Path) -> None:
+        from vision.reader.classifier import TileClassifier
+
+        self.reader = TileClassifier(model_path)
+        if self.reader.names != CLASSIFIER_NAMES:
+            raise ValueError(f"{model_path}: the teacher's classes {self.reader.names} are not the classifier's "
+                             f"{CLASSIFIER_NAMES}")
+
+    def logits(self, blob: np.ndarray) -> np.ndarray:
+        """The teacher's logits of a batch of crops already made a blob (`to_blob`)."""
+        return self.reader.session.run(None, {self.reader.input_name: blob})[0]
+
+
+def distillation_loss(student, teacher, labels, temperature: float = DISTILL_TEMPERATURE,  # noqa: ANN001, ANN201
+                      weight: float = DISTILL_WEIGHT, smoothing: float = LABEL_SMOOTHING):
+    """Hinton's distillation: `weight` × T² × KL(teacher ‖ student), both softened by T, plus (1 − `weight`) × the
+    cross-entropy on the crops' `labels` (torch tensors: logits, logits, class indices)."""
+    from torch.nn import functional
+
+    soft = functional.kl_div(functional.log_softmax(student / temperature, 1), functional.softmax(teacher / temperature, 1),
+                             reduction="batchmean") * temperature * temperature
+    hard = functional.cross_entropy(student, labels, label_smoothing=smoothing)
+    return weight * soft + (1 - weight) * hard
 
 
 def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | None = None) -> np.ndarray:
@@ -277,8 +321,9 @@ def accuracy(model, data: CropSet, batch: int = 512) -> float:  # noqa: ANN001 -
 
 
 def train_epoch(model, train: CropSet, rng: np.random.Generator, batch: int, opt, sched,  # noqa: ANN001 - torch
-                loss_fn) -> float:  # noqa: ANN001 - torch loss
-    """One pass over `train` in a shuffled order, each batch augmented (`augment`); the mean loss."""
+                loss_fn, teacher: Teacher | None = None) -> float:  # noqa: ANN001 - torch loss
+    """One pass over `train` in a shuffled order, each batch augmented (`augment`); the mean loss. With a
+    `teacher`, the loss is `distillation_loss` against its logits of the same augmented batch."""
     import torch
 
     model.train()
@@ -286,9 +331,13 @@ def train_epoch(model, train: CropSet, rng: np.random.Generator, batch: int, opt
     total = 0.0
     for i in range(0, len(order), batch):
         idx = order[i : i + batch]
-        xb = torch.from_numpy(to_blob(augment(train.x[idx], rng, train.y[idx])))
+        blob = to_blob(augment(train.x[idx], rng, train.y[idx]))
         opt.zero_grad()
-        loss = loss_fn(logits_of(model(xb)), torch.from_numpy(train.y[idx]))
+        out, labels = logits_of(model(torch.from_numpy(blob))), torch.from_numpy(train.y[idx])
+        if teacher is None:
+            loss = loss_fn(out, labels)
+        else:
+            loss = distillation_loss(out, torch.from_numpy(teacher.logits(blob)), labels)
         loss.backward()
         opt.step()
         sched.step()
@@ -299,26 +348,29 @@ def train_epoch(model, train: CropSet, rng: np.random.Generator, batch: int, opt
 def train_classifier(train: CropSet, valid: CropSet | None, out_onnx: str | Path, epochs: int = 12,
                      batch: int = 128, lr: float = 3e-3, minutes: float | None = None, seed: int = 0,
                      log=print, start_from: str | Path | None = None,  # noqa: ANN001 - log is print-like
-                     quantize: bool = True) -> dict[str, float]:
+                     quantize: bool = True, widths: Sequence[int] = V9_WIDTHS,
+                     teacher: str | Path | None = None) -> dict[str, float]:
     """Train with AdamW + one-cycle LR; export the best epoch (by valid accuracy; without `valid`, the
     last) to ONNX — int8 (`quantize_classifier`, calibrated on training crops) with the float graph
     beside it as ``.fp32.onnx`` — and its weights (``.pt``) so that a later session can go on from them
-    (`start_from`); return figures."""
+    (`start_from`); return figures. `widths`: the network's channels (`build_model`); `teacher`: a classifier
+    ONNX whose logits the network also learns (`distillation_loss`), to make a cheaper one read like it."""
     import torch
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    model = build_model()
+    model = build_model(widths=widths)
+    guide = Teacher(teacher) if teacher is not None else None
     if start_from is not None:
         model.load_state_dict(torch.load(str(start_from), map_location="cpu"))
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * int(np.ceil(len(train.y) / batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1))
-    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=LABEL_SMOOTHING)
     best, best_state, start = -1.0, None, time.time()
     figures: dict[str, float] = {}
     for epoch in range(epochs):
-        loss = train_epoch(model, train, rng, batch, opt, sched, loss_fn)
+        loss = train_epoch(model, train, rng, batch, opt, sched, loss_fn, guide)
         acc = accuracy(model, valid) if valid is not None else 0.0
         log(f"epoch {epoch + 1}/{epochs} loss {loss:.3f} valid acc {acc:.4f} ({time.time() - start:.0f} s)")
         if acc > best or valid is None:  # without a validation set the last epoch is kept
