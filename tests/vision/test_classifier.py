@@ -401,6 +401,30 @@ def test_a_classifier_distilled_from_a_teacher_reads_as_the_teacher_does(tmp_pat
         0].shape == (1, 24)
 
 
+def test_weights_of_another_width_or_a_teacher_of_other_classes_are_refused_with_a_message(tmp_path) -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import onnx
+
+    from scoring.errors import JingsuanError
+    from vision.training.classifier import CropSet, build_model, train_classifier
+
+    narrow = tmp_path / "narrow.pt"
+    torch.save(build_model(widths=(8, 8, 16, 24)).state_dict(), str(narrow))
+    data = CropSet(np.zeros((4, CROP_H, CROP_W, 3), np.uint8), np.zeros(4, np.int64))
+    with pytest.raises(JingsuanError) as refused:
+        train_classifier(data, None, tmp_path / "c.onnx", epochs=1, log=lambda s: None, start_from=narrow)
+    assert "--widths" in refused.value.zh and "(8, 8, 16, 24)" not in refused.value.zh  # it names the widths asked
+    assert "(24, 48, 96, 160)" in refused.value.zh
+    teacher = sure_teacher(tmp_path / "t.onnx", 1)
+    model = onnx.load(str(teacher))
+    model.metadata_props[0].value = "1m,2m"
+    onnx.save(model, str(teacher))
+    with pytest.raises(JingsuanError) as refused:
+        train_classifier(data, None, tmp_path / "c.onnx", epochs=1, log=lambda s: None, teacher=teacher)
+    assert "老师模型" in refused.value.zh and not (tmp_path / "c.onnx").exists()
+
+
 def test_a_box_mostly_inside_a_surer_one_is_the_same_tile_again() -> None:
     from vision.reader.detection import Detection
     from vision.reader.detector import drop_covered

@@ -241,12 +241,13 @@ class Teacher:
     """A trained classifier ONNX (the shipped pair, say) whose logits a smaller one learns to give (distillation)."""
 
     def __init__(self, model_path: str | Path) -> None:
+        from scoring.errors import JingsuanError
         from vision.reader.classifier import TileClassifier
 
         self.reader = TileClassifier(model_path)
         if self.reader.names != CLASSIFIER_NAMES:
-            raise ValueError(f"{model_path}: the teacher's classes {self.reader.names} are not the classifier's "
-                             f"{CLASSIFIER_NAMES}")
+            raise JingsuanError(f"老师模型 {model_path} 的类别与牌面分类器的不同",
+                                f"{model_path}: the teacher's classes are not the classifier's {len(CLASSIFIER_NAMES)}")
 
     def logits(self, blob: np.ndarray) -> np.ndarray:
         """The teacher's logits of a batch of crops already made a blob (`to_blob`)."""
@@ -362,7 +363,14 @@ def train_classifier(train: CropSet, valid: CropSet | None, out_onnx: str | Path
     model = build_model(widths=widths)
     guide = Teacher(teacher) if teacher is not None else None
     if start_from is not None:
-        model.load_state_dict(torch.load(str(start_from), map_location="cpu"))
+        try:
+            model.load_state_dict(torch.load(str(start_from), map_location="cpu"))
+        except RuntimeError as exc:  # weights of another width (or another network)
+            from scoring.errors import JingsuanError
+
+            raise JingsuanError(f"权重 {start_from} 与网络宽度 {tuple(widths)} 不符（训练时用的 --widths 是多少？）",
+                                f"the weights {start_from} do not fit a network of widths {tuple(widths)} "
+                                "(which --widths were they trained with?)") from exc
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * int(np.ceil(len(train.y) / batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1))
