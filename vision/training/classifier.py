@@ -10,7 +10,7 @@ a tile at the edge): a mined box that a tile-only classifier (the `judge`) names
 ≥ `UNLABELLED_TILE_P` is taken for such an unlabelled tile and not used as `none` (on cmd-v4 that
 is 41 % of the mined boxes; learning them as `none` made the classifier call 5 % of the real tiles
 on `valid` `none`, 2026-12-03).  The network is a small
-VGG-style CNN (about 0.4 M parameters): 2-core CPU training takes minutes, inference on 14
+VGG-style CNN (about 0.53 M parameters): 2-core CPU training takes minutes, inference on 14
 crops about a millisecond.  Export is a static ONNX graph (N × 3 × 64 × 48, dynamic N).
 """
 
@@ -207,7 +207,7 @@ def crop_sets(data_dir: str | Path, detector_onnx: str | Path | None = None,
     return train, valid
 
 
-#: Channels of v9's stem and of its three blocks (about 0.4 M parameters, 67 M multiply-adds a 64 × 48 crop).
+#: Channels of v9's stem and of its three blocks (0.53 M parameters, 67 M multiply-adds a 64 × 48 crop).
 V9_WIDTHS = (24, 48, 96, 160)
 #: Distillation (`distillation_loss`): the teacher's temperature, and the share of the loss that follows it.
 DISTILL_TEMPERATURE = 2.0
