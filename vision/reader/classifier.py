@@ -226,8 +226,12 @@ class TileClassifier:
         order = np.argsort(-probs[:, tiles], axis=1, kind="stable")[:, :k]
         return [tuple((self.names[tiles[j]], float(probs[n, tiles[j]])) for j in row) for n, row in enumerate(order)]
 
+    def logits(self, blob: np.ndarray) -> np.ndarray:
+        """The graph's logits of crops already made a blob (`to_blob`)."""
+        return self.session.run(None, {self.input_name: blob})[0]
+
     def __call__(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities for N prepared crops."""
-        return softmax(self.session.run(None, {self.input_name: to_blob(crops)})[0])
+        return softmax(self.logits(to_blob(crops)))
 
 

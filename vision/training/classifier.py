@@ -237,21 +237,17 @@ def build_model(num_classes: int = len(CLASSIFIER_NAMES), widths: Sequence[int] 
                          nn.Linear(block_w[-1], num_classes))
 
 
-class Teacher:
-    """A trained classifier ONNX (the shipped pair, say) whose logits a smaller one learns to give (distillation)."""
+def teacher_classifier(model_path: str | Path):  # -> vision.reader.classifier.TileClassifier
+    """A trained classifier ONNX (the shipped pair, say) whose logits a smaller one learns to give (distillation);
+    refused unless its classes are the classifier's."""
+    from scoring.errors import JingsuanError
+    from vision.reader.classifier import TileClassifier
 
-    def __init__(self, model_path: str | Path) -> None:
-        from scoring.errors import JingsuanError
-        from vision.reader.classifier import TileClassifier
-
-        self.reader = TileClassifier(model_path)
-        if self.reader.names != CLASSIFIER_NAMES:
-            raise JingsuanError(f"老师模型 {model_path} 的类别与牌面分类器的不同",
-                                f"{model_path}: the teacher's classes are not the classifier's {len(CLASSIFIER_NAMES)}")
-
-    def logits(self, blob: np.ndarray) -> np.ndarray:
-        """The teacher's logits of a batch of crops already made a blob (`to_blob`)."""
-        return self.reader.session.run(None, {self.reader.input_name: blob})[0]
+    reader = TileClassifier(model_path)
+    if reader.names != CLASSIFIER_NAMES:
+        raise JingsuanError(f"老师模型 {model_path} 的类别与牌面分类器的不同",
+                            f"{model_path}: the teacher's classes are not the classifier's {len(CLASSIFIER_NAMES)}")
+    return reader
 
 
 def distillation_loss(student, teacher, labels, temperature: float = DISTILL_TEMPERATURE,  # noqa: ANN001, ANN201
@@ -322,7 +318,7 @@ def accuracy(model, data: CropSet, batch: int = 512) -> float:  # noqa: ANN001 -
 
 
 def train_epoch(model, train: CropSet, rng: np.random.Generator, batch: int, opt, sched,  # noqa: ANN001 - torch
-                loss_fn, teacher: Teacher | None = None) -> float:  # noqa: ANN001 - torch loss
+                loss_fn, teacher=None) -> float:  # noqa: ANN001 - torch loss; teacher: a TileClassifier
     """One pass over `train` in a shuffled order, each batch augmented (`augment`); the mean loss. With a
     `teacher`, the loss is `distillation_loss` against its logits of the same augmented batch."""
     import torch
@@ -361,7 +357,7 @@ def train_classifier(train: CropSet, valid: CropSet | None, out_onnx: str | Path
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     model = build_model(widths=widths)
-    guide = Teacher(teacher) if teacher is not None else None
+    guide = teacher_classifier(teacher) if teacher is not None else None
     if start_from is not None:
         try:
             model.load_state_dict(torch.load(str(start_from), map_location="cpu"))
