@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.reader import lone
 from vision.reader.detection import Detection
 from vision.reader.lone import face_mask, lone_tiles
 
@@ -114,3 +115,73 @@ def test_a_tile_touching_a_line_of_the_table_is_found_inside_the_ring_they_make(
     found = lone_tiles(rgb, dets, namer((("7z", 0.93), ("1s", 0.01))))
     assert [d.tile for d in found] == ["7z"]
     assert sum(abs(a - b) for a, b in zip(found[0].box, lone)) <= 16
+
+
+def light_part(rgb: np.ndarray, box: tuple[int, int, int, int]) -> None:
+    """Paints a light part of the table (an automatic table's white ring): face-coloured, with dark stripes on it."""
+    x1, y1, x2, y2 = box
+    rgb[y1:y2, x1:x2] = (240, 240, 236)
+    for x in range(x1 + 6, x2 - 3, 14):
+        rgb[y1 + 8 : y2 - 8, x : x + 3] = (70, 70, 70)
+
+
+def placed_namer(tile: tuple[int, int, int, int], answer, elsewhere=(("none", 0.9), ("5z", 0.05))):
+    """A classifier naming `answer` on a window lying over `tile` (IoU 0.6 or more), and `elsewhere` on any other."""
+    from vision.reader.boxes import box_iou
+
+    asked = []
+
+    def name(rgb, boxes):
+        asked.extend(boxes)
+        return [answer if box_iou(b, tile) >= 0.6 else elsewhere for b in boxes]
+
+    name.asked = asked
+    return name
+
+
+LONE = (300, 30, 300 + TW, 30 + TH)
+
+
+def on_a_light_part() -> tuple[np.ndarray, list[Detection]]:
+    """The photo with its lone tile lying on the edge of a light, striped part of the table, one patch with it."""
+    rgb, dets = photo(lone=None)
+    light_part(rgb, (200, 40, 300, 120))
+    x1, y1, x2, y2 = LONE
+    rgb[y1:y2, x1:x2] = FACE
+    rgb[y1 + 15 : y2 - 15, x1 + 12 : x2 - 12] = INK
+    return rgb, dets
+
+
+def test_a_tile_lying_on_a_light_part_of_the_table_is_found_in_a_window_of_its_patch() -> None:
+    """The indicator on an automatic table's white ring: by colour it is one patch with the ring, larger than a tile;
+    windows of a tile's size over the patch are named, and the one over the tile is kept."""
+    rgb, dets = on_a_light_part()
+    name = placed_namer(LONE, (("7p", 0.95), ("9p", 0.02)))
+    found = lone_tiles(rgb, dets, name)
+    assert [d.tile for d in found] == ["7p"] and found[0].conf < 0.25  # held back, as every lone tile is
+    assert all(abs(a - b) <= 0.25 * TH for a, b in zip(found[0].box, LONE))
+    assert 1 < len(name.asked) <= lone.MOST_WINDOWS
+
+
+def test_a_window_named_unsurely_or_blank_is_no_tile() -> None:
+    rgb, dets = on_a_light_part()
+    for answer in ((("7p", 0.7), ("9p", 0.2)), (("5z", 0.97),), (("none", 0.9),)):
+        assert lone_tiles(rgb, dets, placed_namer(LONE, answer)) == []
+
+
+def test_the_surest_window_of_a_patch_is_its_one_tile() -> None:
+    """Every window round the tile names a tile; only the surest is kept, one tile a patch."""
+    rgb, dets = on_a_light_part()
+    name = placed_namer(LONE, (("7p", 0.97),), elsewhere=(("7p", 0.85),))
+    found = lone_tiles(rgb, dets, name)
+    assert len(found) == 1 and found[0].alternatives[0] == ("7p", 0.97)
+    assert all(abs(a - b) <= 0.25 * TH for a, b in zip(found[0].box, LONE))
+
+
+def test_a_large_light_part_is_looked_at_in_few_windows() -> None:
+    """A striped light part many tiles large (no tile on it) costs at most `MOST_WINDOWS` crops to name."""
+    rgb, dets = photo(lone=None)
+    light_part(rgb, (150, 10, 650, 150))  # 500 × 140: 32 tiles' area
+    name = placed_namer(LONE, (("7p", 0.95),))
+    assert lone_tiles(rgb, dets, name) == []
+    assert 0 < len(name.asked) <= lone.MOST_WINDOWS
