@@ -19,11 +19,11 @@ look for lone tiles; there the outlines cost about 2.5 ms.
 
 A tile lying on a light part of the table (the white rings and stripes of an automatic table's centre, where players
 often put the indicator) is one patch with it by colour, too large for a tile, and no outline closes round it alone.
-Such a patch is looked at in windows of a tile's size (`merged_patches`), those showing a symbol's ink only, and the
-window the classifier names a face most surely is the patch's one tile when named surely (`MERGED_SURE`; never 白板,
-a blank face being what the light part itself looks like). Composed photos (twenty-eighth session): two indicators
-more of 120 held-out photos found and read right, one more of a fresh held-out draw; no tuning or kept-aside round
-lost or gained.
+Such a patch is looked at in windows of a tile's size (`merged_patch_windows`), those showing a symbol's ink only, and
+the window the classifier names a face most surely is the patch's one tile when named surely (`MERGED_SURE`; never 白板,
+a blank face being what the light part itself looks like). Composed photos (twenty-eighth session): two more of 120
+held-out photos read right (an indicator on the ring, a tile of the hand in a patch larger than a tile), one more of a fresh
+held-out draw (its indicator); no tuning or kept-aside round lost or gained.
 """
 
 from __future__ import annotations
@@ -211,7 +211,7 @@ def patches(mask: np.ndarray, scale: float, usual_w: float, usual_h: float) -> l
     return [b for _, b in sorted(out, key=lambda t: -t[0])]
 
 
-def merged_patches(mask: np.ndarray, scale: float, usual_w: float, usual_h: float,
+def merged_patch_windows(mask: np.ndarray, scale: float, usual_w: float, usual_h: float,
                    taken: Sequence[Detection], found: Sequence[Detection] = ()) -> list[list[Box]]:
     """The windows of a tile's size (standing, `usual_w` × `usual_h`, `WINDOW_STEP` of a tile apart; photo pixels) over
     each of the mask's patches larger than a tile (`MOST_AREA` to `MERGED_MOST_AREA` tiles' area), filled `LEAST_FILL` or
@@ -284,13 +284,13 @@ def lone_tiles(rgb: np.ndarray, dets: Sequence[Detection], name: Namer, sure: fl
     named = (named_face(box, top, sure) for box, top in zip(boxes, name(rgb, boxes)))
     tiles = [d for d in named if d is not None]
     if found is not None:
-        tiles += merged_tiles(rgb, merged_patches(*found, usual_w, usual_h, [*dets, *tiles], tiles), name)
+        tiles += merged_tiles(rgb, merged_patch_windows(*found, usual_w, usual_h, [*dets, *tiles], tiles), name)
     return tiles
 
 
 def merged_tiles(rgb: np.ndarray, patches_windows: Sequence[Sequence[Box]], name: Namer) -> list[Detection]:
-    """In each patch's windows (`merged_patches`), the one the classifier (`name`) names a face most surely, when that is
-    `MERGED_SURE` or more and not a 白板 (a blank face is what the light part looks like): one tile a patch."""
+    """In each patch's windows (`merged_patch_windows`), the one the classifier (`name`) names a face most surely, when
+    that is `MERGED_SURE` or more and not a 白板 (a blank face is what the light part looks like): one tile a patch."""
     windows = [b for wins in patches_windows for b in wins]
     tops = iter(name(rgb, windows) if windows else [])
     out = []
