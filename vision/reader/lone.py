@@ -212,10 +212,10 @@ def patches(mask: np.ndarray, scale: float, usual_w: float, usual_h: float) -> l
 
 
 def merged_patch_windows(mask: np.ndarray, scale: float, usual_w: float, usual_h: float,
-                   taken: Sequence[Detection], found: Sequence[Detection] = ()) -> list[list[Box]]:
+                         taken: Sequence[Detection], found: Sequence[Detection] = ()) -> list[list[Box]]:
     """The windows of a tile's size (standing, `usual_w` × `usual_h`, `WINDOW_STEP` of a tile apart; photo pixels) over
     each of the mask's patches larger than a tile (`MOST_AREA` to `MERGED_MOST_AREA` tiles' area), filled `LEAST_FILL` or
-    more by the mask but not blank (`MOST_FILL`), and covered by no box of `taken`; at most `MOST_WINDOWS` in all, the
+    more by the patch but not blank (`MOST_FILL`), and covered by no box of `taken`; at most `MOST_WINDOWS` in all, the
     fullest first. A patch round the middle of a tile already `found` lying apart (by its own patch or outline) is not
     looked at: one lone tile a patch. The mask is not closed first (as `patches` closes it): closing joins the tile to
     the stripes and spots of the light part round it."""

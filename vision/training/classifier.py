@@ -31,6 +31,7 @@ from vision.reader.classifier import (
     CROP_W,
     NO_TILE,
     TRAIN_CROP_MARGIN,
+    TileClassifier,
     crop_tile,
     tile_columns,
     to_blob,
@@ -237,11 +238,10 @@ def build_model(num_classes: int = len(CLASSIFIER_NAMES), widths: Sequence[int] 
                          nn.Linear(block_w[-1], num_classes))
 
 
-def teacher_classifier(model_path: str | Path):  # -> vision.reader.classifier.TileClassifier
+def teacher_classifier(model_path: str | Path) -> TileClassifier:
     """A trained classifier ONNX (the shipped pair, say) whose logits a smaller one learns to give (distillation);
     refused unless its classes are the classifier's."""
     from scoring.errors import JingsuanError
-    from vision.reader.classifier import TileClassifier
 
     reader = TileClassifier(model_path)
     if reader.names != CLASSIFIER_NAMES:
@@ -318,7 +318,7 @@ def accuracy(model, data: CropSet, batch: int = 512) -> float:  # noqa: ANN001 -
 
 
 def train_epoch(model, train: CropSet, rng: np.random.Generator, batch: int, opt, sched,  # noqa: ANN001 - torch
-                loss_fn, teacher=None) -> float:  # noqa: ANN001 - torch loss; teacher: a TileClassifier
+                loss_fn, teacher: TileClassifier | None = None) -> float:  # noqa: ANN001 - torch loss
     """One pass over `train` in a shuffled order, each batch augmented (`augment`); the mean loss. With a
     `teacher`, the loss is `distillation_loss` against its logits of the same augmented batch."""
     import torch
